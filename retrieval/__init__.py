@@ -1,0 +1,1 @@
+"""Wissen Research: retrieval."""

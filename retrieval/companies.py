@@ -1,0 +1,57 @@
+"""Company ↔ ticker map: which listed companies the grid can hold.
+
+The bundled map covers the FinanceBench companies (``assets/companies.json``, from
+FinanceBench by Patronus AI); ``--companies FILE`` or ``WISSEN_COMPANIES`` points to
+another file of the same shape.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+BUNDLED_COMPANIES = Path(__file__).parent / "assets" / "companies.json"
+
+
+@dataclass(frozen=True)
+class Company:
+    name: str
+    ticker: str
+    doc_name_prefixes: tuple[str, ...]
+    sector: str = ""
+
+
+@lru_cache(maxsize=4)
+def load_companies(path: str | None = None) -> tuple[Company, ...]:
+    """Companies from ``path``, ``$WISSEN_COMPANIES`` or the bundled map."""
+    source = Path(path or os.environ.get("WISSEN_COMPANIES") or BUNDLED_COMPANIES)
+    raw = json.loads(source.read_text())
+    return tuple(
+        Company(
+            name=name,
+            ticker=info["ticker"].upper(),
+            doc_name_prefixes=tuple(info.get("doc_name_prefixes") or [name.upper()]),
+            sector=info.get("gics_sector", ""),
+        )
+        for name, info in raw.items()
+    )
+
+
+def company_for_prefix(doc_name: str, companies: tuple[Company, ...]) -> tuple[Company, str]:
+    """The company whose file-name prefix starts ``doc_name``, and the rest of the name.
+
+    Longest prefix wins, so ``PG_E_2023_…`` is PG&E, not a company called ``PG``.
+    """
+    candidates = [
+        (prefix, company)
+        for company in companies
+        for prefix in company.doc_name_prefixes
+        if doc_name.upper().startswith(prefix.upper() + "_")
+    ]
+    if not candidates:
+        raise LookupError(f"no known company for document {doc_name!r}")
+    prefix, company = max(candidates, key=lambda pc: len(pc[0]))
+    return company, doc_name[len(prefix) + 1 :]

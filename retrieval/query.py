@@ -1,0 +1,142 @@
+"""Query preprocessing: general rewrites from analyst phrasing to filing language.
+
+Nothing here is tuned to a particular question. It strips answer-format boilerplate
+("round to two decimal places", "answer in USD millions"), reads fiscal-year forms
+(FY2018, FY18, fiscal 2018), maps statement names to the headings filings use, and
+expands common finance abbreviations to the line items that carry them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_BOILERPLATE = [
+    r"give a (?:response|answer) to the question by relying on the details shown in",
+    r"(?:please )?(?:round|rounded) (?:your answer |the answer )?to (?:the nearest )?"
+    r"(?:\w+ )?(?:decimal places?|decimal|whole number|percent|hundredth|tenth)s?",
+    r"answer in (?:usd|us\$|\$)? ?(?:millions|billions|thousands|percent(?:age)?)",
+    r"\((?:in )?(?:usd|us\$|\$) ?(?:millions|billions|thousands)\)",
+    r"(?:in )?(?:usd|us\$) (?:millions|billions|thousands)",
+    r"(?:please )?(?:calculate|compute|answer) (?:what was asked )?by utili[sz]ing "
+    r"the line items clearly shown in",
+    r"if [^.?]* is not a useful or relevant metric[^.?]*[.?]?",
+    r"(?:please )?(?:state|explain) (?:that and )?(?:explain )?why\.?",
+    r"using the line items? (?:clearly )?(?:shown|reported) in",
+    r"based on (?:the )?(?:information|details) (?:provided|shown) in",
+    r"(?:please )?provide (?:a|the) (?:brief |short )?(?:answer|response)",
+]
+
+# Statement names as analysts say them → the headings filings print.
+_STATEMENTS = {
+    r"cash ?flows? statements?|statements? of cash ?flows?": "consolidated statements of cash flows",
+    r"income statements?|p&l|profit and loss|statements? of (?:income|operations|earnings)":
+        "consolidated statements of income operations earnings",
+    r"balance sheets?|statements? of financial position": "consolidated balance sheets",
+    r"statements? of (?:shareholders'?|stockholders'?) equity":
+        "consolidated statements of shareholders equity",
+    r"statements? of comprehensive income": "consolidated statements of comprehensive income",
+}
+
+# Finance shorthand → the line items that report it.
+_GLOSSARY = {
+    r"capex|capital expenditures?|capital spending":
+        "capital expenditures purchases of property plant and equipment",
+    r"free cash flows?|fcf":
+        "free cash flow net cash provided by operating activities capital expenditures",
+    r"cogs|cost of (?:goods )?sold": "cost of sales cost of goods sold",
+    r"sg&a": "selling general and administrative expenses",
+    r"d&a": "depreciation and amortization",
+    r"ebitda": "operating income depreciation and amortization",
+    r"ebit": "operating income",
+    r"eps": "earnings per share",
+    r"opex": "operating expenses",
+    r"pp&e|ppne": "property plant and equipment",
+    r"r&d": "research and development",
+    r"roa|return on assets": "net income total assets",
+    r"roe|return on equity": "net income total shareholders equity",
+    r"working capital": "total current assets total current liabilities",
+    r"quick ratio": "cash marketable securities accounts receivable total current liabilities",
+    r"current ratio": "total current assets total current liabilities",
+    r"dpo|days payable outstanding": "accounts payable cost of sales",
+    r"dso|days sales outstanding": "accounts receivable revenue",
+    r"inventory turnover": "inventories cost of sales",
+    r"dividend payout ratio": "cash dividends declared net income",
+    r"gross margin": "gross profit net sales cost of sales",
+    r"operating margin": "operating income net sales",
+    r"effective tax rate": "effective tax rate provision for income taxes",
+    r"fixed asset turnover": "property plant and equipment net revenue",
+    r"interest coverage": "operating income interest expense",
+    r"leverage|debt to equity": "total debt long-term debt shareholders equity",
+    r"m&a|acquisitions?": "acquisitions business combinations",
+    r"revenues?|top line|sales": "revenue net sales total revenues",
+    r"net (?:income|earnings|profit)|bottom line": "net income net earnings",
+    r"segments?": "segment information operating segments",
+    r"liquidity": "liquidity capital resources cash equivalents",
+    r"headcount|employees": "employees",
+    r"guidance|outlook": "outlook guidance expects",
+    r"buybacks?|share repurchases?": "repurchases of common stock treasury",
+}
+
+_FY = re.compile(
+    r"\b(?:fy|fiscal(?: year)?)\s*'?(\d{4}|\d{2})\b|\b(\d{4})\s*fiscal year\b", re.IGNORECASE
+)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers him his how i if in into is it its itself just
+    me more most my no nor not now of off on once only or other our out over own same she should
+    so some such than that the their them then there these they this those through to too under
+    until up very was we were what when where which while who whom why will with would you your
+    company company's companies firm year years fiscal fy based using use used shown given
+    according reported report reports amount amounts value values figure total much many per
+    did does show shows state please answer question response details relying line items
+    clearly calculate compute utilizing what's whats""".split()
+)
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9&'.\-]*[a-z0-9]|[a-z0-9]")
+
+
+@dataclass(frozen=True)
+class PreparedQuery:
+    """A query in the two forms search needs: BM25 terms and text for the embedder."""
+
+    original: str
+    dense_text: str
+    terms: tuple[str, ...]
+
+
+def _expand_fiscal_years(text: str) -> str:
+    def repl(m: re.Match) -> str:
+        year = m.group(1) or m.group(2)
+        if len(year) == 2:
+            year = "20" + year
+        return f" {year} "
+
+    return _FY.sub(repl, text)
+
+
+def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery:
+    """Rewrite ``query`` for the grid. ``drop_words`` (e.g. the locked company's name and
+    ticker) are removed from BM25 terms: inside a locked slice they match every page."""
+    text = " ".join(query.split())
+    for pattern in _BOILERPLATE:
+        text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
+    text = _expand_fiscal_years(text)
+    expansions: list[str] = []
+    for table in (_STATEMENTS, _GLOSSARY):
+        for pattern, replacement in table.items():
+            if re.search(rf"(?<![\w&]){pattern}(?![\w&])", text, flags=re.IGNORECASE):
+                expansions.append(replacement)
+    dense_text = " ".join([text.strip(), *expansions]).strip()
+    dropped = {w.lower() for word in drop_words for w in _TOKEN.findall(word.lower())}
+    terms: list[str] = []
+    for token in _TOKEN.findall(dense_text.lower()):
+        token = token.strip(".'-")
+        if token.endswith("'s"):
+            token = token[:-2]
+        if not token or token in STOPWORDS or token in dropped or token in terms:
+            continue
+        terms.append(token)
+    return PreparedQuery(original=query, dense_text=dense_text or query, terms=tuple(terms))

@@ -1,0 +1,104 @@
+"""Hybrid search over the grid: BM25 and dense candidates fused by reciprocal rank.
+
+Both retrievers see the same grid filter, so a slice-locked search never leaves its
+cell. Pages without a vector yet (embedding still running) are still found by BM25.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from retrieval.embeddings import Embedder, MiniLMEmbedder
+from retrieval.fusion import reciprocal_rank_fusion
+from retrieval.query import prepare_query
+from retrieval.rerank import rerank
+from retrieval.sqlite_store import SQLiteStore
+from retrieval.store import GridFilter
+from retrieval.text import snippet
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked page: everything an agent needs to read it and cite it."""
+
+    uid: str
+    page_id: int
+    doc_label: str
+    doc_name: str
+    ticker: str
+    fy: int
+    fq: int
+    doc_type: str
+    page_index: int
+    score: float
+    text: str
+    snippet: str
+
+
+@dataclass
+class SearchSettings:
+    """Fusion knobs; the defaults are the ones the retrieval benchmark reports."""
+
+    pool: int = 50
+    rrf_k: float = 60.0
+    bm25_weight: float = 1.0
+    dense_weight: float = 1.0
+    rerank: bool = True
+
+
+class HybridSearcher:
+    def __init__(
+        self,
+        store: SQLiteStore,
+        embedder: Embedder | None = None,
+        settings: SearchSettings | None = None,
+    ) -> None:
+        self.store = store
+        self._embedder = embedder
+        self.settings = settings or SearchSettings()
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = MiniLMEmbedder()
+        return self._embedder
+
+    def _dense(self, text: str, where: GridFilter, pool: int) -> list[int]:
+        if where.is_empty():
+            ids, matrix = self.store.all_vectors()
+        else:
+            ids = self.store.candidate_ids(where)
+            matrix = self.store.vectors(ids) if len(ids) else None
+        if not len(ids) or matrix is None or not matrix.size:
+            return []
+        scores = matrix @ self.embedder.embed([text])[0]
+        top = np.argsort(-scores)[:pool]
+        return [int(ids[i]) for i in top]
+
+    def search(self, query: str, where: GridFilter | None = None, k: int = 10) -> list[Hit]:
+        where = where or GridFilter()
+        if not query or not query.strip():
+            raise ValueError("empty query")
+        drop = (where.ticker,) if where.ticker else ()
+        prepared = prepare_query(query, drop_words=drop)
+        pool = max(self.settings.pool, k)
+        lexical = [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)]
+        dense = self._dense(prepared.dense_text, where, pool)
+        fused = reciprocal_rank_fusion(
+            [lexical, dense],
+            k=self.settings.rrf_k,
+            weights=[self.settings.bm25_weight, self.settings.dense_weight],
+        )
+        pages = {p.page_id: p for p in self.store.pages_by_id([pid for pid, _ in fused[:pool]])}
+        ranked = [(pages[pid], score) for pid, score in fused[:pool] if pid in pages]
+        if self.settings.rerank:
+            ranked = rerank(prepared, ranked)
+        return [
+            Hit(uid=p.uid, page_id=p.page_id or 0, doc_label=p.doc_label, doc_name=p.doc_name,
+                ticker=p.ticker, fy=p.fy, fq=p.fq, doc_type=p.doc_type, page_index=p.page_index,
+                score=round(float(score), 6), text=p.text,
+                snippet=snippet(p.text, list(prepared.terms)))
+            for p, score in ranked[:k]
+        ]

@@ -1,0 +1,77 @@
+"""The page store's interface: what search and ingestion need, and nothing more.
+
+Callers depend on :class:`PageStore`, so a PostgreSQL + pgvector backend can replace
+the embedded SQLite one without touching them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import platformdirs
+
+from retrieval.pages import Page
+
+
+@dataclass(frozen=True)
+class GridFilter:
+    """The grid cell (or wider region) a search is locked to; ``None`` means any."""
+
+    ticker: str | None = None
+    fy: int | None = None
+    fq: int | None = None
+    doc_type: str | None = None
+
+    def is_empty(self) -> bool:
+        return all(v is None for v in (self.ticker, self.fy, self.fq, self.doc_type))
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One populated ``{ticker, fy, fq}`` cell and what it holds."""
+
+    ticker: str
+    company: str
+    fy: int
+    fq: int
+    doc_types: tuple[str, ...]
+    pages: int
+
+
+class PageStore(Protocol):
+    def upsert_document(self, pages: Sequence[Page]) -> int:
+        """Replace one document's pages (same ``doc_name``); returns pages written."""
+
+    def pages_by_uid(self, uids: Iterable[str]) -> list[Page]: ...
+
+    def pages_by_id(self, page_ids: Iterable[int]) -> list[Page]: ...
+
+    def bm25(self, terms: Sequence[str], where: GridFilter, k: int) -> list[tuple[int, float]]:
+        """Best ``k`` (page_id, score) by BM25 over pages in ``where``; higher is better."""
+
+    def candidate_ids(self, where: GridFilter) -> np.ndarray:
+        """page_ids of the pages in ``where`` that have vectors for the active model."""
+
+    def vectors(self, page_ids: np.ndarray) -> np.ndarray: ...
+
+    def missing_vectors(self, model_id: str, limit: int) -> list[tuple[int, str]]:
+        """(page_id, text) of pages whose vector is missing or stale for ``model_id``."""
+
+    def put_vectors(self, model_id: str, rows: Sequence[tuple[int, np.ndarray]]) -> None: ...
+
+    def cells(self) -> list[GridCell]: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+
+def default_store_path() -> Path:
+    """``$WISSEN_STORE`` or ``<user data dir>/wissen-research/grid.sqlite``."""
+    env = os.environ.get("WISSEN_STORE")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("wissen-research")) / "grid.sqlite"

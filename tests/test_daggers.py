@@ -1,0 +1,74 @@
+"""Daggers: placement exactly where flagged slices' data is used, with notes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import cited_answers
+
+from metrics import score_daggers
+from signatures import SliceRef, SliceResult, apply_daggers, merge_answers, split_sentences
+from signatures.citations import DAGGER, CitedAnswer
+
+
+def slices_from(answers: list[CitedAnswer], flags: list[bool]) -> list[SliceResult]:
+    return [
+        SliceResult(
+            slice=SliceRef(ticker=f"T{i}", fy=2024, fq=1 + i % 4),
+            answer=a,
+            open_issues=[f"† Probe {i + 1}: insufficient evidence"] if flag else [],
+        )
+        for i, (a, flag) in enumerate(zip(answers, flags, strict=True))
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(cited_answers(max_sentences=4), min_size=1, max_size=4), st.data())
+def test_daggers_exactly_where_flagged_data_is_used(answers, data):
+    flags = data.draw(st.lists(st.booleans(), min_size=len(answers), max_size=len(answers)))
+    slices = slices_from(answers, flags)
+    report, _ = merge_answers(answers)
+    daggered = apply_daggers(report, slices)
+    flagged_uids = {u for s in slices if s.flagged for u in s.uids()}
+    table = daggered.references.by_number()
+    for sentence in split_sentences(daggered.body):
+        uses_flagged = any(table[n].uid in flagged_uids for n in sentence.markers)
+        assert sentence.has_dagger == uses_flagged
+    assert apply_daggers(daggered, slices) == daggered  # idempotent
+    result = score_daggers(daggered, slices)
+    assert (result.precision, result.recall, result.explained) == (1.0, 1.0, 1.0)
+    labels = {n.slice_label for n in daggered.dagger_notes}
+    assert labels == set(result.slices_used)
+
+
+def test_dagger_note_format_and_label():
+    ko = SliceResult(
+        slice=SliceRef(ticker="KO", fy=2024, fq=1),
+        answer=CitedAnswer.from_markdown(
+            "Sales grew 5%.¹\n\n¹ KO 10-Q FY2024 Q1 p.4 (page_id: 11, uid: aaaaaaaaaaaa)"
+        ),
+        open_issues=["† Probe 2: insufficient evidence"],
+    )
+    pep = SliceResult(
+        slice=SliceRef(ticker="PEP", fy=2024, fq=1),
+        answer=CitedAnswer.from_markdown(
+            "Sales grew 2%.¹\n\n¹ PEP 10-Q FY2024 Q1 p.9 (page_id: 12, uid: bbbbbbbbbbbb)"
+        ),
+    )
+    report, _ = merge_answers([ko.answer, pep.answer])
+    out = apply_daggers(report, [ko, pep])
+    assert out.body == f"Sales grew 5%.¹{DAGGER}\n\nSales grew 2%.²"
+    md = out.to_markdown()
+    assert md.endswith("**Notes**\n\n† Evidence incomplete for KO FY2024 Q1 – see Probe 2")
+    assert CitedAnswer.from_markdown(md) == out
+
+
+def test_dagger_metric_penalises_missing_and_spurious():
+    md = (
+        "KO sales grew 5%.¹ PEP sales grew 2%.²†\n\n"
+        "¹ KO 10-Q FY2024 Q1 p.4 (page_id: 11, uid: aaaaaaaaaaaa)\n"
+        "² PEP 10-Q FY2024 Q1 p.9 (page_id: 12, uid: bbbbbbbbbbbb)"
+    )
+    result = score_daggers(md, {"KO FY2024 Q1": {"aaaaaaaaaaaa"}})
+    assert result.precision == 0.0 and result.recall == 0.0
+    assert result.unexplained_daggers and result.score == 0.0
