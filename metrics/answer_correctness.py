@@ -6,8 +6,14 @@
   the same quantity under some reading of scale (millions vs billions), percent vs ratio,
   within 1% relative or the precision either side rounded to. The answer's conclusion (its
   last numbers) weighs more than intermediate numbers.
-* Textual gold: key-fact overlap (content words, stemming-lite, gold numbers found) plus
-  yes/no polarity when the gold starts with Yes/No.
+* Textual gold: key-fact overlap (content words, stemming-lite, ``U.S.`` = ``US``), or recall
+  of the gold's headline claim; gold numbers found, with a figure that contradicts the gold's
+  for the same quantity counting against; yes/no polarity, stated or implied by an opening
+  that restates the question; rise/fall direction words.
+* ``There are none`` gold: only an answer asserting that none exist is correct.
+* Hedges: a model saying *it* cannot answer is a refusal; a document-lacks hedge in the
+  opening (or a method/definition opening) is outweighed only by a near-complete answer, and
+  a hedge after an opening that answers is a caveat.
 
 ``judge_answer`` returns a small result object (label, score, reason); ``answer_correctness``
 is the DSPy metric returning its score.
@@ -16,6 +22,7 @@ is the DSPy metric returning its score.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -29,6 +36,16 @@ Label = Literal["correct", "incorrect", "refusal"]
 # facts is enough.
 KEY_FACTS = 8
 MISSING_NUMBER_FACTOR = 0.5
+# A gold figure that is only detail (later sentence, parenthesis) and is left out.
+MISSING_DETAIL_FACTOR = 0.75
+# A figure contradicting the gold's for the same quantity.
+CONFLICT_FACTOR = 0.3
+# A yes/no question answered with the gold's verdict in words (``Verizon is capital intensive``)
+# and the penalty for the opposite verdict or direction in words (``did not pay dividends``).
+IMPLIED_AGREEMENT = 0.45
+IMPLIED_DISAGREEMENT = 0.3
+# How much of the answer's start is read for its verdict and topic.
+OPENING_CHARS = 300
 # A hedging opening is outweighed when the answer still states the key facts.
 REFUSAL_OVERRIDE = 0.9
 
@@ -46,10 +63,14 @@ _REFUSAL_RE = re.compile(
     | \bno\s+(?:specific\s+|explicit\s+|direct\s+|relevant\s+)?
         (?:information|data|details|mention)\b
     | \binsufficient\s+(?:evidence|information|data)\b | \bnot\s+enough\s+(?:information|data)\b
-    | \bwould\s+need\s+(?:to|access|the|more)\b | \bnot\s+possible\s+to\s+(?:determine|calculate)\b
+    | \bwould\s+need\s+(?:to|access|the|more)\b
+    | \b(?:you|i|one)\s+would\s+typically\s+(?:look|refer|follow|need|check|consult|find)
+    | \b(?:doesn't|does\s+not)\s+have\s+the\s+ability\b
+    | \bnot\s+possible\s+to\s+(?:determine|calculate)\b
     | \bunable\s+to\s+(?:determine|calculate|provide|find|answer)\b
     | \bimpossible\s+to\b | \bi\s+(?:do\s+not|don't)\s+know\b | \bplease\s+provide\b
     | \b(?:don't|do\s+not)\s+have\s+(?:enough|sufficient|the\s+(?:specific|necessary|required))\b
+    | \b(?:i|we)\s+(?:don't|do\s+not)\s+have\s+(?:the\s+|any\s+)?(?:information|data|details)\b
     | \bcannot\s+be\s+(?:directly\s+)?(?:determined|calculated|answered|computed|found)\b
     | \bnot\s+(?:directly|explicitly)\s+(?:stated|provided|mentioned|given|available)\b
     | \bwithout\s+(?:the\s+)?(?:specific|necessary|additional|access|more)\b
@@ -156,7 +177,7 @@ _STOPWORDS = set(
 )
 _NEGATION_RE = re.compile(
     r"\b(?:no|not|never|none|neither|nor|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
-    r"hasn't|haven't|cannot|can't|without|negative|decline|declined|decrease|decreased)\b",
+    r"hasn't|haven't|cannot|can't|without)\b",
     re.IGNORECASE,
 )
 
@@ -179,6 +200,7 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+@lru_cache(maxsize=16384)
 def _stem(word: str) -> str:
     """Stemming-lite: ``operating``, ``operations``, ``operational`` -> ``oper``."""
     word = word.lower().strip("'’").removesuffix("'s").removesuffix("’s")
@@ -190,10 +212,71 @@ def _stem(word: str) -> str:
     return word
 
 
-def content_words(text: str) -> set[str]:
-    """Stemmed content words, without stopwords and numbers."""
-    words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", text)
-    return {_stem(w) for w in words if w.lower() not in _STOPWORDS and len(w) > 1}
+_ACRONYM_RE = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+
+
+def _undot_acronyms(text: str) -> str:
+    """``U.S.`` -> ``US``: gold and answers spell abbreviations both ways."""
+    return _ACRONYM_RE.sub(lambda m: m.group().replace(".", ""), text)
+
+
+@lru_cache(maxsize=1024)
+def content_words(text: str) -> frozenset[str]:
+    """Stemmed content words, without stopwords and numbers (cached: one answer is read for
+    its key facts, headline and opening)."""
+    words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", _undot_acronyms(text))
+    return frozenset(_stem(w) for w in words if w.lower() not in _STOPWORDS and len(w) > 1)
+
+
+_SELF_REFUSAL_RE = re.compile(
+    r"""
+    \bas\s+an\s+ai\b | \bai\s+(?:language\s+)?model\b
+    | \bmy\s+(?:last\s+)?(?:knowledge|training|update)
+    | \b(?:i|we)\s+(?:do\s+not|don't|cannot|can't|can\s*not|am\s+unable\s+to|am\s+not\s+able\s+to)
+      \s+(?:have\s+)?(?:access|provide|the\s+(?:information|data|ability)|real-time|browse)
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def is_self_refusal(answer: str) -> bool:
+    """The model says *it* cannot answer (no access, knowledge cut-off), in the opening.
+
+    Whatever facts such an answer recites afterwards come from memory, and people label it a
+    refusal; a document-lacks hedge, by contrast, can be outweighed by a full answer.
+    """
+    return bool(_SELF_REFUSAL_RE.search(answer.strip()[:400]))
+
+
+# Openings that explain a method or define a term instead of answering.
+_PROCEDURE_RE = re.compile(
+    r"""\s*(?:to\s+(?:calculate|determine|assess|compute|find)\b
+    | (?:the\s+)?[\w&()'’,\s-]{1,60}?\s(?:is|are)\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}
+      (?:measure|metric|ratio|indicator)\b)""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _opening(text: str, n: int = 2) -> str:
+    """The first ``n`` real sentences (``Sure!`` and other short openers skipped)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if len(s.split()) >= 4]
+    return " ".join(sentences[:n])
+
+
+def _declines(text: str, score: float, threshold: float) -> bool:
+    """Label a hedging answer a refusal unless it answers anyway.
+
+    A hedge in the first two sentences, or an opening that explains a method or defines a
+    term, is outweighed only by an answer with nearly every key fact; a hedge after an opening
+    that answers (``… was operating activities. The evidence
+    does not provide the financing figure``) is a caveat, and the answer is judged as usual.
+    Saying *I* cannot answer (no access, knowledge cut-off) is always a refusal.
+    """
+    if is_self_refusal(text):
+        return True
+    if is_refusal(_opening(text)) or _PROCEDURE_RE.match(text):
+        return score < REFUSAL_OVERRIDE
+    return score < threshold
 
 
 def is_refusal(answer: str) -> bool:
@@ -268,15 +351,279 @@ def key_fact_overlap(answer: str, gold: str, question: str | None = None) -> flo
     return min(1.0, hit / min(total, KEY_FACTS))
 
 
-def _implied_polarity(text: str) -> bool:
-    """Yes unless the first sentence negates (``… has not reported any …``)."""
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    return not _NEGATION_RE.search(first)
+def headline(gold: str) -> str:
+    """The gold's main claim: its first sentence of substance (a bare ``Yes.`` is skipped).
+
+    Later sentences add detail (``The US government accounted for 40% of revenues``) that a
+    correct answer need not repeat.
+    """
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", gold.strip()) if s]
+    for sentence in sentences:
+        if len(sentence.split()) >= 4:
+            return sentence
+    return gold.strip()
+
+
+def headline_recall(answer: str, gold: str, question: str | None = None) -> float:
+    """Recall of the headline's new words (those the question does not already contain).
+
+    An answer that states the main claim is right even when it skips the gold's detail; words
+    echoing the question prove nothing, so they do not count, and at least two must remain.
+    """
+    asked = content_words(question) if question else set()
+    new = content_words(headline(gold)) - asked
+    if len(new) < 2:
+        return 0.0
+    return len(new & content_words(answer)) / len(new)
+
+
+def _key_numbers(gold: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """Gold figures an answer must state: those in the headline, outside parentheses."""
+    main = headline(gold)
+    start = gold.find(main)
+    end = start + len(main)
+    return [
+        t for t in tokens
+        if start <= t.start < end and not _in_parentheses(gold, t.start)
+    ]  # fmt: skip
+
+
+def _in_parentheses(text: str, pos: int) -> bool:
+    """``… operating activities ($1.8 bn)``: an aside, not the fact asked for."""
+    return text.rfind("(", 0, pos) > text.rfind(")", 0, pos)
+
+
+_UP_RE = re.compile(
+    r"\b(?:increas\w*|improv\w*|ris(?:e|es|en|ing)|rose|grow\w*|grew|higher|gain\w*|up|"
+    r"accelerat\w*|expand\w*)\b",
+    re.IGNORECASE,
+)
+_DOWN_RE = re.compile(
+    r"\b(?:decreas\w*|declin\w*|drop\w*|fall\w*|fell|lower|reduc\w*|shrank|down|"
+    r"deteriorat\w*|decelerat\w*|worsen\w*|contract(?:ed|ion))\b",
+    re.IGNORECASE,
+)
+
+
+def direction(text: str) -> int:
+    """+1 when the text speaks of a rise only, -1 of a fall only, else 0."""
+    up, down = bool(_UP_RE.search(text)), bool(_DOWN_RE.search(text))
+    return int(up) - int(down)
+
+
+def opposite_direction(answer: str, gold: str) -> bool:
+    """Gold ``… increased in FY2023`` against an answer opening ``… decreased in FY2023``."""
+    wanted = direction(headline(gold))
+    said = direction(_first_sentence(answer))
+    return bool(wanted and said and wanted != said)
+
+
+def _first_sentence(text: str) -> str:
+    """The answer's first real sentence: ``Sure!`` and similar openers are skipped."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
+        if len(sentence.split()) >= 4:
+            return sentence
+    return text.strip()
+
+
+def _implied_polarity(text: str, question: str | None = None) -> bool:
+    """Yes unless the first sentence negates (``… has not reported any …``).
+
+    Direction flips it: to ``Did X increase?`` the answer ``X decreased`` says no, and to
+    ``Was there any drop?`` the answer ``there was a decline`` says yes.
+    """
+    first = _first_sentence(text)
+    yes = not _NEGATION_RE.search(first)
+    asked = direction(question or "")
+    said = direction(first)
+    if asked and said and asked != said:
+        yes = not yes
+    return yes
 
 
 def _polarity(text: str) -> bool | None:
     m = re.match(r"\W*(yes|no)\b", text, re.IGNORECASE)
     return None if m is None else m.group(1).lower() == "yes"
+
+
+_YES_NO_RE = re.compile(
+    r"\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I
+)
+
+
+def is_yes_no_question(question: str | None) -> bool:
+    """``Does Corning have positive working capital…?``: the verdict, not a figure, is asked."""
+    return bool(question and _YES_NO_RE.match(question))
+
+
+def _number_adjusted(
+    overlap: float,
+    gold_tokens: list[NumberToken],
+    found: list[NumberToken],
+    headline_numbers: bool,
+    yes_no: bool,
+) -> float:
+    """Blend key-fact overlap with the share of gold figures the answer states.
+
+    A gold figure left out matters most when it is the headline fact of a question that asks
+    for a figure; a figure in the gold's later detail, or one supporting the verdict of a
+    yes/no question, matters less or not at all.
+    """
+    if not gold_tokens:
+        return overlap
+    share = len(found) / len(gold_tokens)
+    score = max(overlap, 0.35 * overlap + 0.65 * share)
+    if share == 0 and not yes_no:
+        score *= MISSING_NUMBER_FACTOR if headline_numbers else MISSING_DETAIL_FACTOR
+    return score
+
+
+def _polarity_adjusted(score: float, text: str, gold: str, question: str | None) -> float:
+    """Yes/no gold: an opposite verdict is wrong; the same verdict carries most of the answer."""
+    gold_pol = _polarity(gold)
+    if gold_pol is None:
+        return score
+    ans_pol = _polarity(text)
+    if ans_pol is not None and ans_pol != gold_pol:
+        return score * 0.3
+    if ans_pol == gold_pol:
+        return max(score, 0.6)
+    if not restates_question(text, question):
+        return score  # the opening is about something else: no verdict to read
+    if _implied_polarity(text, question) != gold_pol:
+        return score * IMPLIED_DISAGREEMENT
+    if is_yes_no_question(question):
+        return max(score, IMPLIED_AGREEMENT)
+    return score
+
+
+def restates_question(answer: str, question: str | None, share: float = 0.5) -> bool:
+    """Does the answer's opening take up the question's terms (rather than another topic)?
+
+    Only the question's first sentence counts: ``If X is not useful, explain why`` clauses
+    are boilerplate. An implied verdict is only read from an opening about the question.
+    """
+    if not question:
+        return False
+    asked = content_words(re.split(r"(?<=[?.])\s", question.strip(), maxsplit=1)[0])
+    if not asked:
+        return False
+    opening = content_words(answer.strip()[:OPENING_CHARS])
+    return len(asked & opening) >= share * len(asked)
+
+
+_HEDGES = {"approximately", "about", "around", "roughly", "nearly", "almost", "circa", "some"}
+
+
+def _kind(token: NumberToken) -> str:
+    """Percent, money (currency sign or scale word) or a plain number such as a ratio."""
+    if token.percent:
+        return "percent"
+    return "money" if token.currency or token.scale > 1 else "plain"
+
+
+def _quantity_words(text: str, start: int, n_words: int) -> set[str]:
+    """Stemmed content words just before a number: what the number is a value of."""
+    before = re.split(r"[.;!?\n](?:\s|$)", text[max(0, start - 120) : start])[-1]
+    words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", before)
+    kept = [w for w in words if w.lower() not in _STOPWORDS | _HEDGES and len(w) > 1]
+    return {_stem(w) for w in kept[-n_words:]}
+
+
+_THRESHOLD_BEFORE_RE = re.compile(
+    r"\b(?:above|below|over|under|exceeds?|exceeding|than|least|most|around|of\s+at)\s*[$]?$",
+    re.IGNORECASE,
+)
+
+
+def conflicting_number(
+    gold: str,
+    gold_token: NumberToken,
+    answer: str,
+    tokens: list[NumberToken],
+    question: str | None = None,
+) -> bool:
+    """Does the answer give another value for the quantity the gold number measures?
+
+    ``positive working capital of $831 million`` vs ``working capital of $2,278 million``:
+    both name the quantity (two shared words before the number) with a different value.
+    Benchmarks (``a quick ratio above 1``) and numbers the question itself states are not
+    claims about the quantity.
+    """
+    label = _quantity_words(gold, gold_token.start, 4)
+    if len(label) < 2:
+        return False
+    asked = extract_numbers(question or "")
+    for tok in tokens:
+        if _kind(tok) != _kind(gold_token) or _THRESHOLD_BEFORE_RE.search(
+            answer[max(0, tok.start - 30) : tok.start]
+        ):
+            continue
+        if any(number_found(q, [tok]) for q in asked):
+            continue
+        if len(label & _quantity_words(answer, tok.start, 6)) >= 2:
+            return True
+    return False
+
+
+_NONE_GOLD_RE = re.compile(
+    r"\s*(?:there\s+(?:are|is|were|was)\s+none|none|nothing|not\s+applicable)\b", re.I
+)
+_NONE_ANSWER_RE = re.compile(
+    r"""
+    \bthere\s+(?:are|is|were|was)\s+no\b(?!\s+(?:specific\s+|explicit\s+)?(?:information|data|mention))
+    | \b(?:has|have|had|does|do|did)\s+not\s+(?:have\s+)?(?:any|issued)\b
+    | \bno\s+(?:[\w-]+\s+){0,3}(?:are|is|were|was)\s+(?:registered|listed|outstanding|issued)\b
+    | ^[\s*•-]*none\b
+    """,
+    re.IGNORECASE | re.MULTILINE | re.VERBOSE,
+)
+
+
+def states_none(answer: str) -> bool:
+    """Does the answer assert that nothing of the asked kind exists (``there are no …``)?
+
+    Saying the document lacks information is a refusal, not a claim that none exist.
+    """
+    return bool(_NONE_ANSWER_RE.search(answer))
+
+
+def _judge_none_gold(text: str) -> AnswerJudgement:
+    """Gold ``There are none``: only an answer that says so is right, whatever it lists."""
+    if states_none(text):
+        return AnswerJudgement(label="correct", score=1.0, reason="states that none exist")
+    if is_refusal(text):
+        return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
+    return AnswerJudgement(label="incorrect", score=0.0, reason="lists what the gold says is none")
+
+
+def _judge_text_gold(
+    text: str,
+    gold: str,
+    question: str | None,
+    gold_tokens: list[NumberToken],
+    tokens: list[NumberToken],
+    found: list[NumberToken],
+    threshold: float,
+) -> AnswerJudgement:
+    """Textual gold: key facts, then the gold's figures, verdict and direction, then hedging."""
+    overlap = max(key_fact_overlap(text, gold, question), headline_recall(text, gold, question))
+    headline_numbers = bool(_key_numbers(gold, gold_tokens))
+    yes_no = is_yes_no_question(question)
+    score = _number_adjusted(overlap, gold_tokens, found, headline_numbers, yes_no)
+    score = _polarity_adjusted(score, text, gold, question)
+    reason = f"key-fact overlap {overlap:.2f}"
+    if opposite_direction(text, gold):
+        score *= IMPLIED_DISAGREEMENT
+        reason += ", opposite direction"
+    missing = [g for g in gold_tokens if g not in found]
+    if not found and any(conflicting_number(gold, g, text, tokens, question) for g in missing):
+        score *= CONFLICT_FACTOR
+        reason += ", conflicting figure"
+    if is_refusal(text) and _declines(text, score, threshold):
+        return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
+    label: Label = "correct" if score >= threshold else "incorrect"
+    return AnswerJudgement(label=label, score=round(score, 4), reason=reason)
 
 
 def judge_answer(
@@ -294,6 +641,8 @@ def judge_answer(
     text = parse_cited_answer(answer).body if answer else ""
     if not text.strip():
         return AnswerJudgement(label="refusal", score=0.0, reason="empty answer")
+    if _NONE_GOLD_RE.match(_gold_text(gold)):
+        return _judge_none_gold(text)
     gold_tokens = _gold_tokens(gold)
     tokens = extract_numbers(text)
     found = [g for g in gold_tokens if number_found(g, tokens, rel_tol)]
@@ -304,26 +653,7 @@ def judge_answer(
         if refusal:
             return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
         return AnswerJudgement(label="incorrect", score=0.0, reason="gold number not stated")
-    overlap = key_fact_overlap(text, _gold_text(gold), question)
-    num_share = len(found) / len(gold_tokens) if gold_tokens else None
-    score = overlap if num_share is None else max(overlap, 0.35 * overlap + 0.65 * num_share)
-    if num_share == 0:
-        score *= MISSING_NUMBER_FACTOR  # the gold's figure is the fact; a different one is wrong
-    gold_pol = _polarity(_gold_text(gold))
-    if gold_pol is not None:
-        ans_pol = _polarity(text)
-        if ans_pol is not None and ans_pol != gold_pol:
-            score *= 0.3
-        elif ans_pol == gold_pol:
-            score = max(score, 0.6)
-        elif _implied_polarity(text) != gold_pol:
-            score *= 0.6
-    if refusal and score < REFUSAL_OVERRIDE:
-        return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
-    label: Label = "correct" if score >= threshold else "incorrect"
-    return AnswerJudgement(
-        label=label, score=round(score, 4), reason=f"key-fact overlap {score:.2f}"
-    )
+    return _judge_text_gold(text, _gold_text(gold), question, gold_tokens, tokens, found, threshold)
 
 
 def answer_correctness(gold: Any, pred: Any, trace: Any = None) -> float:

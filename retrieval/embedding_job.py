@@ -32,8 +32,9 @@ def embed_missing(
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
             vectors = embedder.embed([embedding_text(text) for _, text in batch])
-            store.put_vectors(embedder.model_id, list(zip([pid for pid, _ in batch], vectors,
-                                                          strict=True)))
+            store.put_vectors(
+                embedder.model_id, list(zip([pid for pid, _ in batch], vectors, strict=True))
+            )
             done += len(batch)
             if on_batch:
                 on_batch(len(batch))

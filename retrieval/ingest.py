@@ -55,9 +55,17 @@ def pdf_documents(
         yield Document(
             meta.doc_name,
             [
-                Page(doc_name=meta.doc_name, ticker=meta.ticker, company=meta.company, fy=meta.fy,
-                     fq=meta.fq, doc_type=meta.doc_type, doc_date=meta.doc_date, page_index=i,
-                     text=text)
+                Page(
+                    doc_name=meta.doc_name,
+                    ticker=meta.ticker,
+                    company=meta.company,
+                    fy=meta.fy,
+                    fq=meta.fq,
+                    doc_type=meta.doc_type,
+                    doc_date=meta.doc_date,
+                    page_index=i,
+                    text=text,
+                )
                 for i, text in enumerate(texts)
             ],
         )

@@ -27,23 +27,61 @@ _BOILERPLATE = [
     r"(?:please )?provide (?:a|the) (?:brief |short )?(?:answer|response)",
 ]
 
-# Statement names as analysts say them → the headings filings print.
-_STATEMENTS = {
-    r"cash ?flows? statements?|statements? of cash ?flows?": "consolidated statements of cash flows",
-    r"income statements?|p&l|profit and loss|statements? of (?:income|operations|earnings)":
+# Statement names as analysts say them → (text for the embedder, headings filings print).
+STATEMENTS = {
+    "cash flow": (
+        r"cash ?flows? statements?|statements? of cash ?flows?",
+        "consolidated statements of cash flows",
+        ("statements of cash flows", "statement of cash flows", "cash flows statements"),
+    ),
+    "income": (
+        r"income statements?|p&l|profit and loss|statements? of (?:income|operations|earnings)",
         "consolidated statements of income operations earnings",
-    r"balance sheets?|statements? of financial position": "consolidated balance sheets",
-    r"statements? of (?:shareholders'?|stockholders'?) equity":
-        "consolidated statements of shareholders equity",
-    r"statements? of comprehensive income": "consolidated statements of comprehensive income",
+        (
+            "statements of income",
+            "statement of income",
+            "statements of operations",
+            "statement of operations",
+            "statements of earnings",
+            "statement of earnings",
+            "income statements",
+        ),
+    ),
+    "balance sheet": (
+        r"balance sheets?|statements? of financial (?:position|condition)",
+        "consolidated balance sheets",
+        (
+            "balance sheets",
+            "balance sheet",
+            "statements of financial position",
+            "statement of financial position",
+            "statements of financial condition",
+        ),
+    ),
+}
+
+# Measures and the statement that reports them: a question about gross margin wants the
+# income statement even when it does not name it.
+_MEASURES = {
+    "income": r"gross (?:margin|profit)|operating (?:margin|income|profit)|net margin|ebitda|"
+    r"ebit|eps|earnings per share|cogs|cost of (?:goods )?sold|sg&a|r&d|interest expense|"
+    r"effective tax rate|net (?:income|earnings)|revenues?|net sales",
+    "cash flow": r"capex|capital expenditures?|free cash flows?|fcf|operating activities|"
+    r"investing activities|financing activities|cash from operations|dividends paid|"
+    r"share repurchases?|buybacks?|d&a|depreciation",
+    "balance sheet": r"working capital|current ratio|quick ratio|inventor(?:y|ies)|total assets|"
+    r"total liabilities|shareholders'? equity|stockholders'? equity|pp&e|capital[- ]intensive|"
+    r"accounts (?:receivable|payable)|goodwill|debt|return on assets|roa|liquidity",
 }
 
 # Finance shorthand → the line items that report it.
 _GLOSSARY = {
-    r"capex|capital expenditures?|capital spending":
-        "capital expenditures purchases of property plant and equipment",
-    r"free cash flows?|fcf":
-        "free cash flow net cash provided by operating activities capital expenditures",
+    r"capex|capital expenditures?|capital spending": (
+        "capital expenditures purchases of property plant and equipment"
+    ),
+    r"free cash flows?|fcf": (
+        "free cash flow net cash provided by operating activities capital expenditures"
+    ),
     r"cogs|cost of (?:goods )?sold": "cost of sales cost of goods sold",
     r"sg&a": "selling general and administrative expenses",
     r"d&a": "depreciation and amortization",
@@ -75,6 +113,20 @@ _GLOSSARY = {
     r"liquidity": "liquidity capital resources cash equivalents",
     r"headcount|employees": "employees",
     r"guidance|outlook": "outlook guidance expects",
+    r"legal (?:battles?|proceedings?|matters?|disputes?)|litigations?|lawsuits?": (
+        "legal proceedings litigation"
+    ),
+    r"geograph(?:y|ies|ic)|regions?|countries": "geographic regions operations",
+    r"retirees?|pensions?|postretirement": "pension postretirement benefit plans payments",
+    r"ceo|cfo|chief executive|executive officers?": "chief executive officer appointed",
+    r"restructuring": "restructuring charges liability",
+    r"credit (?:agreement|facility|facilities)|revolver|revolving": (
+        "revolving credit agreement facility borrow"
+    ),
+    r"debt securities|notes due|bonds": "title of each class notes due registered exchange",
+    r"dividends?": "dividends declared per share",
+    r"impairments?": "impairment charges goodwill",
+    r"tax(?:es)?": "income taxes provision",
     r"buybacks?|share repurchases?": "repurchases of common stock treasury",
 }
 
@@ -83,16 +135,18 @@ _FY = re.compile(
 )
 
 STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers him his how i if in into is it its itself just
-    me more most my no nor not now of off on once only or other our out over own same she should
-    so some such than that the their them then there these they this those through to too under
-    until up very was we were what when where which while who whom why will with would you your
-    company company's companies firm year years fiscal fy based using use used shown given
-    according reported report reports amount amounts value values figure total much many per
-    did does show shows state please answer question response details relying line items
-    clearly calculate compute utilizing what's whats""".split()
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers him his how i if in into is it its
+    itself just me more most my no nor not now of off on once only or other our out over own
+    same she should so some such than that the their them then there these they this those
+    through to too under until up very was we were what when where which while who whom why
+    will with would you your company company's companies firm year years fiscal fy based
+    using use used shown given according reported report reports amount amounts value values
+    figure total much many per did does show shows state please answer question response
+    details relying line items clearly calculate compute utilizing what's whats
+    """.split()
 )
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9&'.\-]*[a-z0-9]|[a-z0-9]")
@@ -105,6 +159,8 @@ class PreparedQuery:
     original: str
     dense_text: str
     terms: tuple[str, ...]
+    expansions: tuple[str, ...] = ()
+    headings: tuple[str, ...] = ()
 
 
 def _expand_fiscal_years(text: str) -> str:
@@ -125,10 +181,16 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
         text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
     text = _expand_fiscal_years(text)
     expansions: list[str] = []
-    for table in (_STATEMENTS, _GLOSSARY):
-        for pattern, replacement in table.items():
-            if re.search(rf"(?<![\w&]){pattern}(?![\w&])", text, flags=re.IGNORECASE):
-                expansions.append(replacement)
+    headings: list[str] = []
+    named = [k for k, (pattern, _, _) in STATEMENTS.items() if _mentions(text, pattern)]
+    implied = [k for k, pattern in _MEASURES.items() if _mentions(text, pattern)]
+    for key in named:
+        expansions.append(STATEMENTS[key][1])
+    for key in named or implied:
+        headings.extend(STATEMENTS[key][2])
+    for pattern, replacement in _GLOSSARY.items():
+        if _mentions(text, pattern):
+            expansions.append(replacement)
     dense_text = " ".join([text.strip(), *expansions]).strip()
     dropped = {w.lower() for word in drop_words for w in _TOKEN.findall(word.lower())}
     terms: list[str] = []
@@ -139,4 +201,14 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
         if not token or token in STOPWORDS or token in dropped or token in terms:
             continue
         terms.append(token)
-    return PreparedQuery(original=query, dense_text=dense_text or query, terms=tuple(terms))
+    return PreparedQuery(
+        original=query,
+        dense_text=dense_text or query,
+        terms=tuple(terms),
+        expansions=tuple(expansions),
+        headings=tuple(headings),
+    )
+
+
+def _mentions(text: str, pattern: str) -> bool:
+    return re.search(rf"(?<![\w&])(?:{pattern})(?![\w&])", text, flags=re.IGNORECASE) is not None

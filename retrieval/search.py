@@ -41,7 +41,7 @@ class Hit:
 class SearchSettings:
     """Fusion knobs; the defaults are the ones the retrieval benchmark reports."""
 
-    pool: int = 50
+    pool: int = 100
     rrf_k: float = 60.0
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
@@ -96,9 +96,19 @@ class HybridSearcher:
         if self.settings.rerank:
             ranked = rerank(prepared, ranked)
         return [
-            Hit(uid=p.uid, page_id=p.page_id or 0, doc_label=p.doc_label, doc_name=p.doc_name,
-                ticker=p.ticker, fy=p.fy, fq=p.fq, doc_type=p.doc_type, page_index=p.page_index,
-                score=round(float(score), 6), text=p.text,
-                snippet=snippet(p.text, list(prepared.terms)))
+            Hit(
+                uid=p.uid,
+                page_id=p.page_id or 0,
+                doc_label=p.doc_label,
+                doc_name=p.doc_name,
+                ticker=p.ticker,
+                fy=p.fy,
+                fq=p.fq,
+                doc_type=p.doc_type,
+                page_index=p.page_index,
+                score=round(float(score), 6),
+                text=p.text,
+                snippet=snippet(p.text, list(prepared.terms)),
+            )
             for p, score in ranked[:k]
         ]

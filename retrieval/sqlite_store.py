@@ -69,6 +69,11 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+def _marks(items: Sequence) -> str:
+    """SQL placeholders for ``items``: ``?,?,?``."""
+    return ",".join("?" * len(items))
+
+
 def _grid_token(kind: str, value: object) -> str:
     """One FTS token per grid coordinate (``xtmmmx``, ``xy2018x``, ``xq4x``, ``xd10kx``).
 
@@ -112,7 +117,7 @@ class SQLiteStore:
         keep = [p.uid for p in pages]
         with self.db:
             self.db.execute(
-                f"DELETE FROM pages WHERE doc_name = ? AND uid NOT IN ({','.join('?' * len(keep))})",
+                f"DELETE FROM pages WHERE doc_name = ? AND uid NOT IN ({_marks(keep)})",
                 [doc_name, *keep],
             )
             self.db.executemany(
@@ -127,9 +132,20 @@ class SQLiteStore:
                       OR pages.fq != excluded.fq OR pages.ticker != excluded.ticker
                       OR pages.doc_type != excluded.doc_type""",
                 [
-                    (p.uid, p.doc_name, p.ticker, p.company, p.fy, p.fq, p.doc_type, p.doc_date,
-                     p.page_index, p.text, text_hash(p.text),
-                     grid_tokens(p.ticker, p.fy, p.fq, p.doc_type))
+                    (
+                        p.uid,
+                        p.doc_name,
+                        p.ticker,
+                        p.company,
+                        p.fy,
+                        p.fq,
+                        p.doc_type,
+                        p.doc_date,
+                        p.page_index,
+                        p.text,
+                        text_hash(p.text),
+                        grid_tokens(p.ticker, p.fy, p.fq, p.doc_type),
+                    )
                     for p in pages
                 ],
             )
@@ -139,8 +155,7 @@ class SQLiteStore:
         with self.db:
             hashes = dict(
                 self.db.execute(
-                    f"SELECT page_id, text_hash FROM pages WHERE page_id IN "
-                    f"({','.join('?' * len(rows))})",
+                    f"SELECT page_id, text_hash FROM pages WHERE page_id IN ({_marks(rows)})",
                     [int(pid) for pid, _ in rows],
                 ).fetchall()
             )
@@ -158,8 +173,18 @@ class SQLiteStore:
     # -- reading -------------------------------------------------------------------
     def _pages(self, sql: str, args: Sequence) -> list[Page]:
         return [
-            Page(page_id=r[0], doc_name=r[2], ticker=r[3], company=r[4], fy=r[5], fq=r[6],
-                 doc_type=r[7], doc_date=r[8], page_index=r[9], text=r[10])
+            Page(
+                page_id=r[0],
+                doc_name=r[2],
+                ticker=r[3],
+                company=r[4],
+                fy=r[5],
+                fq=r[6],
+                doc_type=r[7],
+                doc_date=r[8],
+                page_index=r[9],
+                text=r[10],
+            )
             for r in self.db.execute(sql, args).fetchall()
         ]
 
@@ -167,9 +192,7 @@ class SQLiteStore:
         uids = list(uids)
         if not uids:
             return []
-        return self._pages(
-            f"SELECT {_COLUMNS} FROM pages WHERE uid IN ({','.join('?' * len(uids))})", uids
-        )
+        return self._pages(f"SELECT {_COLUMNS} FROM pages WHERE uid IN ({_marks(uids)})", uids)
 
     def pages_by_id(self, page_ids: Iterable[int]) -> list[Page]:
         ids = [int(i) for i in page_ids]
@@ -178,7 +201,7 @@ class SQLiteStore:
         by_id = {
             p.page_id: p
             for p in self._pages(
-                f"SELECT {_COLUMNS} FROM pages WHERE page_id IN ({','.join('?' * len(ids))})", ids
+                f"SELECT {_COLUMNS} FROM pages WHERE page_id IN ({_marks(ids)})", ids
             )
         }
         return [by_id[i] for i in ids if i in by_id]
@@ -192,7 +215,9 @@ class SQLiteStore:
     def _where(where: GridFilter, alias: str = "p") -> tuple[str, list]:
         clauses, args = [], []
         for column, value in (
-            ("ticker", where.ticker), ("fy", where.fy), ("fq", where.fq),
+            ("ticker", where.ticker),
+            ("fy", where.fy),
+            ("fq", where.fq),
             ("doc_type", where.doc_type),
         ):
             if value is not None:
@@ -206,8 +231,12 @@ class SQLiteStore:
         query = "text:(" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
         cell = [
             _grid_token(kind, value)
-            for kind, value in (("t", where.ticker), ("y", where.fy), ("q", where.fq),
-                                ("d", where.doc_type))
+            for kind, value in (
+                ("t", where.ticker),
+                ("y", where.fy),
+                ("q", where.fq),
+                ("d", where.doc_type),
+            )
             if value is not None
         ]
         if cell:
@@ -228,19 +257,29 @@ class SQLiteStore:
         ).fetchall()
         return np.array([r[0] for r in rows], dtype=np.int64)
 
+    def candidate_ids_for_pages(self, page_ids: list[int]) -> np.ndarray:
+        """Those of ``page_ids`` that have a current vector of the active model."""
+        if not page_ids:
+            return np.zeros(0, dtype=np.int64)
+        rows = self.db.execute(
+            f"SELECT p.page_id FROM pages p JOIN vectors v ON v.page_id = p.page_id "
+            f"WHERE v.model_id = ? AND v.text_hash = p.text_hash "
+            f"AND p.page_id IN ({_marks(page_ids)}) ORDER BY p.page_id",
+            [self.model_id, *page_ids],
+        ).fetchall()
+        return np.array([r[0] for r in rows], dtype=np.int64)
+
     def vectors(self, page_ids: np.ndarray) -> np.ndarray:
         ids = [int(i) for i in page_ids]
         if not ids:
             return np.zeros((0, 0), dtype=np.float32)
         blobs = dict(
             self.db.execute(
-                f"SELECT page_id, vector FROM vectors WHERE page_id IN ({','.join('?' * len(ids))})",
+                f"SELECT page_id, vector FROM vectors WHERE page_id IN ({_marks(ids)})",
                 ids,
             ).fetchall()
         )
-        return np.stack([np.frombuffer(blobs[i], dtype=np.float16) for i in ids]).astype(
-            np.float32
-        )
+        return np.stack([np.frombuffer(blobs[i], dtype=np.float16) for i in ids]).astype(np.float32)
 
     def all_vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """Every current vector of the active model, cached for unfiltered searches."""
@@ -282,8 +321,9 @@ class SQLiteStore:
             "FROM pages GROUP BY ticker, fy, fq ORDER BY ticker, fy, fq"
         ).fetchall()
         return [
-            GridCell(ticker=t, company=c, fy=fy, fq=fq, doc_types=tuple(sorted(d.split(","))),
-                     pages=n)
+            GridCell(
+                ticker=t, company=c, fy=fy, fq=fq, doc_types=tuple(sorted(d.split(","))), pages=n
+            )
             for t, c, fy, fq, d, n in rows
         ]
 

@@ -110,6 +110,105 @@ def test_judge_answer_examples(answer, gold, label):
     assert judge_answer(answer, gold).label == label
 
 
+CAPEX_Q = "Is Verizon a capital intensive business based on FY 2022 data?"
+WC_Q = "Does Corning have positive working capital based on FY2022 data?"
+WC_GOLD = "Yes. Corning had a positive working capital amount of $831 million by FY 2022 close."
+CUSTOMERS_GOLD = (
+    "Boeing's primary customers are a limited number of commercial airlines and the US "
+    "government. The US government accounted for 40% of Boeing's total revenues."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        # Implied verdict: the opening restates the question without "Yes".
+        (
+            "Based on its filings, Verizon is a capital intensive business, given its network.",
+            "Yes. Verizon's capital intensity ratio was approximately 2.77.",
+            CAPEX_Q,
+            "correct",
+        ),
+        # Implied opposite verdict in words.
+        (
+            "Based on the filing, MGM Resorts did not pay dividends to common shareholders "
+            "in FY2022.",
+            "Yes. MGM paid dividends to common shareholders in FY2022.",
+            "Has MGM Resorts paid dividends to common shareholders in FY2022?",
+            "incorrect",
+        ),
+        # A different figure for the same quantity contradicts the gold.
+        (
+            "Yes, Corning has positive working capital of $2,278 million in FY2022.",
+            WC_GOLD,
+            WC_Q,
+            "incorrect",
+        ),
+        # ... but a yes/no verdict without the supporting figure stands (guard).
+        (
+            "Yes, Corning has positive working capital at the end of FY2022.",
+            WC_GOLD,
+            WC_Q,
+            "correct",
+        ),
+        # "U.S." and "US" are one word; detail in the gold's second sentence is optional.
+        (
+            "The primary customers are commercial airlines and the U.S. government.",
+            CUSTOMERS_GOLD,
+            "Who are the primary customers of Boeing as of FY2022?",
+            "correct",
+        ),
+        # Opposite direction word.
+        (
+            "Ulta Beauty's wages expense as a percent of net sales decreased in FY2023.",
+            "Wages expense as a percent of net sales increased in FY2023.",
+            "Did Ulta Beauty's wages expense as a percent of net sales increase or decrease?",
+            "incorrect",
+        ),
+        # Gold "There are none": asserting none is correct, not a refusal.
+        (
+            "Ulta Beauty does not have any debt securities registered on an exchange.",
+            "There are none",
+            "Which debt securities are registered to trade under Ulta Beauty's name?",
+            "correct",
+        ),
+        (  # guard: listing securities contradicts "none"
+            "The registered debt securities are the 2.000% Notes due 2027.",
+            "There are none",
+            "Which debt securities are registered to trade under Ulta Beauty's name?",
+            "incorrect",
+        ),
+        # A model saying it has no access is a refusal even when it recites the key facts.
+        (
+            "As of my last update, I do not have access to real-time data. CVS Health has been "
+            "involved in multiple ongoing legal battles.",
+            "CVS Health has been involved in multiple ongoing legal battles.",
+            "What legal battles has CVS Health reported?",
+            "refusal",
+        ),
+        # A method with no result ("you would typically look at…") is a refusal.
+        (
+            "To find the dividends paid, you would typically look at the statement of cash flows.",
+            0.4,
+            "How much (in USD billions) did American Water Works pay out in cash dividends?",
+            "refusal",
+        ),
+        # A hedge after an opening that answers is a caveat.
+        (
+            "The activity that brought in the most cash for AMD in FY22 was operating activities. "
+            "Net cash provided by operating activities was $3.6 billion in 2022. "
+            "The evidence does not provide the exact figures for financing activities.",
+            "In 2022, AMD brought in the most cashflow from Operations",
+            "Among operations, investing, and financing activities, which brought in the most "
+            "cash flow for AMD in FY22?",
+            "correct",
+        ),
+    ],
+)
+def test_judge_answer_general_rules(answer, gold, question, label):
+    assert judge_answer(answer, gold, question).label == label
+
+
 def test_answer_correctness_is_a_dspy_metric():
     gold = dspy.Example(answer="1577", question="FY2018 capex?")
     assert answer_correctness(gold, dspy.Prediction(answer="It was $1,577 million.")) == 1.0

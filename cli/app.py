@@ -1,0 +1,29 @@
+"""The ``research`` command line."""
+
+from __future__ import annotations
+
+from cli.environment import apply_offline_defaults
+
+apply_offline_defaults()
+
+import typer  # noqa: E402
+
+from cli import grid_commands  # noqa: E402
+from cli.errors import run_guarded  # noqa: E402
+
+app = typer.Typer(
+    name="research",
+    help="Wissen Research: equity research over real filings, every claim cited to a page.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+grid_commands.register(app)
+
+
+def main() -> None:
+    run_guarded(app)
+
+
+if __name__ == "__main__":
+    main()

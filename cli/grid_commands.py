@@ -1,0 +1,206 @@
+"""Grid commands: ``ingest``, ``embed``, ``search`` and ``grid``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cli.errors import EXIT_FAILED, fail, stderr
+from retrieval.coverage import OutsideGridError, check_filter, describe_coverage
+from retrieval.embedding_job import embed_missing
+from retrieval.embeddings import make_embedder
+from retrieval.ingest import count_documents, ingest
+from retrieval.open_store import open_store
+from retrieval.pages import normalise_doc_type
+from retrieval.periods import parse_fq, parse_fy
+from retrieval.search import HybridSearcher, SearchSettings
+from retrieval.store import GridFilter
+
+StoreOption = Annotated[
+    Path | None,
+    typer.Option("--store", envvar="WISSEN_STORE", help="grid store file (SQLite)"),
+]
+INLINE_EMBED_LIMIT = 3000
+
+console = Console(soft_wrap=True)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+
+
+def _seeded(path: Path) -> None:
+    stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
+
+
+def ingest_command(
+    path: Annotated[Path, typer.Argument(help="folder of filing PDFs, a PDF, or pages.jsonl.gz")],
+    store: StoreOption = None,
+    companies: Annotated[
+        Path | None, typer.Option(help="company→ticker JSON (default: bundled map)")
+    ] = None,
+    embed: Annotated[
+        str,
+        typer.Option(
+            help="vectors: auto (inline if small, else background) | now | background | skip"
+        ),
+    ] = "auto",
+) -> None:
+    """Add filings to the grid; re-ingesting a document replaces it."""
+    if embed not in ("auto", "now", "background", "skip"):
+        raise fail(f"--embed must be auto, now, background or skip, not {embed!r}")
+    if not path.exists():
+        raise fail(f"{path} does not exist")
+    grid = open_store(store, seed_if_empty=False)
+    total = count_documents(path)
+    with _progress() as progress:
+        task = progress.add_task("ingesting documents", total=total)
+        try:
+            report = ingest(
+                path,
+                grid,
+                str(companies) if companies else None,
+                on_document=lambda _doc: progress.advance(task),
+            )
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    for name, why in report.skipped:
+        stderr.print(f"[yellow]skipped[/] {name}: {why}", highlight=False)
+    stats = grid.stats()
+    console.print(
+        f"ingested {report.documents} documents, {report.pages} pages into {grid.path} "
+        f"(grid: {stats['documents']} documents, {stats['pages']} pages)"
+    )
+    missing = grid.count_missing_vectors(grid.model_id)
+    if embed == "now" or (embed == "auto" and 0 < missing <= INLINE_EMBED_LIMIT):
+        _embed_inline(grid)
+    elif embed != "skip" and missing:
+        _embed_in_background(grid, missing)
+    if report.skipped:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _embed_in_background(grid, missing: int) -> None:
+    log = grid.path.with_suffix(".embed.log")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.app", "embed", "--store", str(grid.path)],
+        stdout=log.open("a"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    console.print(
+        f"embedding {missing} pages in the background (pid {process.pid}, log {log}); "
+        "search works meanwhile (BM25 on pages without vectors); `research grid` shows progress"
+    )
+
+
+def _embed_inline(grid, embedder_kind: str = "minilm") -> int:
+    embedder = make_embedder(embedder_kind)
+    missing = grid.count_missing_vectors(embedder.model_id)
+    with _progress() as progress:
+        task = progress.add_task("embedding pages", total=missing)
+        return embed_missing(grid, embedder, on_batch=lambda n: progress.advance(task, n))
+
+
+def embed_command(
+    store: StoreOption = None,
+    embedder: Annotated[str, typer.Option(help="minilm (offline) or openai[:MODEL]")] = "minilm",
+) -> None:
+    """Fill in missing page vectors (resumable; unchanged pages are never re-embedded)."""
+    grid = open_store(store, seed_if_empty=False)
+    try:
+        done = _embed_inline(grid, embedder)
+    except (ValueError, RuntimeError) as exc:
+        raise fail(str(exc)) from None
+    console.print(f"embedded {done} pages; {grid.stats()}")
+
+
+def search_command(
+    query: Annotated[str, typer.Argument(help="what to look for")],
+    ticker: Annotated[str | None, typer.Option(help="e.g. MMM")] = None,
+    fy: Annotated[str | None, typer.Option(help="fiscal year: 2018, FY2018, FY18")] = None,
+    fq: Annotated[str | None, typer.Option(help="fiscal quarter: Q1..Q4")] = None,
+    doc_type: Annotated[str | None, typer.Option(help="10-K, 10-Q, 8-K, EARNINGS")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=100, help="hits to show")] = 5,
+    store: StoreOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print hits as JSON lines")] = False,
+    no_rerank: Annotated[bool, typer.Option(help="skip the rerank stage")] = False,
+) -> None:
+    """Hybrid search (BM25 + dense, fused) over the grid, with grid filters."""
+    if not query.strip():
+        raise fail("the query is empty: say what to look for")
+    try:
+        where = GridFilter(
+            ticker=ticker.strip().upper() if ticker else None,
+            fy=parse_fy(fy) if fy else None,
+            fq=parse_fq(fq) if fq else None,
+            doc_type=normalise_doc_type(doc_type) if doc_type else None,
+        )
+        grid = open_store(store, on_seed=_seeded)
+        check_filter(grid.cells(), where)
+    except (ValueError, OutsideGridError) as exc:
+        raise fail(str(exc)) from None
+    searcher = HybridSearcher(grid, settings=SearchSettings(rerank=not no_rerank))
+    hits = searcher.search(query, where, k=k)
+    if as_json:
+        for hit in hits:
+            row = {
+                f: getattr(hit, f)
+                for f in ("uid", "page_id", "doc_label", "page_index", "score", "snippet")
+            }
+            typer.echo(json.dumps(row))
+        return
+    if not hits:
+        console.print("no matching pages")
+        return
+    for rank, hit in enumerate(hits, 1):
+        console.print(
+            f"[bold]{rank}. {hit.doc_label} p.{hit.page_index + 1}[/]  score {hit.score:.4f}  "
+            f"(page_id: {hit.page_id}, uid: {hit.uid})",
+            highlight=False,
+        )
+        console.print(f"   {hit.snippet}", highlight=False, markup=False)
+
+
+def grid_command(store: StoreOption = None) -> None:
+    """What the grid holds: tickers, fiscal periods, pages and vector coverage."""
+    grid = open_store(store, on_seed=_seeded)
+    stats = grid.stats()
+    table = Table(title=f"{grid.path}")
+    for column in ("ticker", "company", "periods", "pages"):
+        table.add_column(column)
+    cells = grid.cells()
+    coverage = describe_coverage(cells)
+    companies = {c.ticker: c.company for c in cells}
+    pages: dict[str, int] = {}
+    for cell in cells:
+        pages[cell.ticker] = pages.get(cell.ticker, 0) + cell.pages
+    for ticker, periods in coverage.items():
+        table.add_row(ticker, companies[ticker], ", ".join(periods), str(pages[ticker]))
+    console.print(table)
+    console.print(
+        f"{stats['documents']} documents, {stats['pages']} pages, "
+        f"{stats['vectors']} with vectors ({stats['vectors'] / max(stats['pages'], 1):.0%})"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest")(ingest_command)
+    app.command("embed")(embed_command)
+    app.command("search")(search_command)
+    app.command("grid")(grid_command)

@@ -1,0 +1,49 @@
+"""Shared fixtures: offline environment, the shared FinanceBench data, a seeded grid."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cli.environment import OFFLINE_DEFAULTS
+
+for _key, _value in OFFLINE_DEFAULTS.items():
+    os.environ.setdefault(_key, _value)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/financebench``: laid beside the checkout for developers and CI."""
+    if not SHARED.exists():
+        pytest.skip(f"shared FinanceBench data not found at {SHARED}")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def sample_store_path(tmp_path_factory) -> Path:
+    """A grid store seeded once from the bundled sample filings (with their vectors)."""
+    from retrieval.open_store import open_store
+
+    path = tmp_path_factory.mktemp("grid") / "grid.sqlite"
+    open_store(path).close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_store(sample_store_path):
+    from retrieval.sqlite_store import SQLiteStore
+
+    store = SQLiteStore(sample_store_path)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def searcher(sample_store):
+    from retrieval.search import HybridSearcher
+
+    return HybridSearcher(sample_store)
