@@ -8,7 +8,7 @@ apply_offline_defaults()
 
 import typer  # noqa: E402
 
-from cli import grid_commands  # noqa: E402
+from cli import ask_command, grid_commands  # noqa: E402
 from cli.errors import run_guarded  # noqa: E402
 
 app = typer.Typer(
@@ -19,6 +19,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 grid_commands.register(app)
+ask_command.register(app)
 
 
 def main() -> None:

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from retrieval.companies import load_companies
 from retrieval.embeddings import Embedder, MiniLMEmbedder
 from retrieval.fusion import reciprocal_rank_fusion
 from retrieval.query import prepare_query
 from retrieval.rerank import rerank
+from retrieval.scope import infer_scope
 from retrieval.sqlite_store import SQLiteStore
-from retrieval.store import GridFilter
+from retrieval.store import GridCell, GridFilter
 from retrieval.text import snippet
 
 
@@ -46,6 +48,8 @@ class SearchSettings:
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
     rerank: bool = True
+    infer_scope: bool = True
+    scope_weight: float = 2.0
 
 
 class HybridSearcher:
@@ -58,6 +62,7 @@ class HybridSearcher:
         self.store = store
         self._embedder = embedder
         self.settings = settings or SearchSettings()
+        self._cells: list[GridCell] | None = None
 
     @property
     def embedder(self) -> Embedder:
@@ -77,6 +82,13 @@ class HybridSearcher:
         top = np.argsort(-scores)[:pool]
         return [int(ids[i]) for i in top]
 
+    def _scope(self, query: str) -> GridFilter:
+        if not self.settings.infer_scope:
+            return GridFilter()
+        if self._cells is None:
+            self._cells = self.store.cells()
+        return infer_scope(query, load_companies(), self._cells)
+
     def search(self, query: str, where: GridFilter | None = None, k: int = 10) -> list[Hit]:
         where = where or GridFilter()
         if not query or not query.strip():
@@ -84,13 +96,19 @@ class HybridSearcher:
         drop = (where.ticker,) if where.ticker else ()
         prepared = prepare_query(query, drop_words=drop)
         pool = max(self.settings.pool, k)
-        lexical = [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)]
-        dense = self._dense(prepared.dense_text, where, pool)
-        fused = reciprocal_rank_fusion(
-            [lexical, dense],
-            k=self.settings.rrf_k,
-            weights=[self.settings.bm25_weight, self.settings.dense_weight],
-        )
+        rankings = [
+            [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)],
+            self._dense(prepared.dense_text, where, pool),
+        ]
+        weights = [self.settings.bm25_weight, self.settings.dense_weight]
+        scope = self._scope(query) if where.is_empty() else GridFilter()
+        if not scope.is_empty():
+            rankings += [
+                [pid for pid, _ in self.store.bm25(prepared.terms, scope, pool)],
+                self._dense(prepared.dense_text, scope, pool),
+            ]
+            weights += [w * self.settings.scope_weight for w in weights]
+        fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k, weights=weights)
         pages = {p.page_id: p for p in self.store.pages_by_id([pid for pid, _ in fused[:pool]])}
         ranked = [(pages[pid], score) for pid, score in fused[:pool] if pid in pages]
         if self.settings.rerank:

@@ -47,3 +47,26 @@ def searcher(sample_store):
     from retrieval.search import HybridSearcher
 
     return HybridSearcher(sample_store)
+
+
+@pytest.fixture(scope="session")
+def mlflow_template(tmp_path_factory) -> Path:
+    """A migrated, empty MLflow SQLite DB made once: a fresh one spends seconds migrating."""
+    import mlflow
+
+    path = tmp_path_factory.mktemp("mlflow") / "template.db"
+    mlflow.MlflowClient(tracking_uri=f"sqlite:///{path}").search_experiments()
+    return path
+
+
+@pytest.fixture
+def wissen_home(tmp_path, monkeypatch, mlflow_template) -> Path:
+    """A private data dir (runs) and tracking DB (a copy of the template) for one test."""
+    import shutil
+
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(mlflow_template, home / "mlflow.db")
+    monkeypatch.setenv("WISSEN_HOME", str(home))
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{home / 'mlflow.db'}")
+    return home

@@ -1,0 +1,139 @@
+"""ReportComposer: slice results -> the final Markdown report.
+
+The LLM writes the argument and chooses the table's figures; code does the rest: slice
+summaries merged with one global numbering for the LLM to cite, a comparison table with
+one column per slice in plan order (cells the LLM filled, plus an evidence row), the
+final renumbering from ¹ by first appearance, fabricated citations removed and counted,
+daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+
+import dspy
+
+from programs.synthesiser import merge_parts, with_references
+from signatures.citations import CitedAnswer
+from signatures.composer import ComposeReport, TableRow
+from signatures.daggers import SliceResult, apply_daggers
+from signatures.planner import ResearchPlan
+from signatures.synthesiser import SliceReport
+from signatures.verification import verify_answer
+
+logger = logging.getLogger(__name__)
+
+
+def _cell(text: str) -> str:
+    return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
+
+
+def unused_flag_notes(report: CitedAnswer, slices: Sequence[SliceResult]) -> list[str]:
+    """Open issues of flagged slices whose data the report never uses: no sentence carries
+    their †, so without this line a reader would not learn their evidence is incomplete."""
+    daggered = {n.slice_label for n in report.dagger_notes}
+    return [
+        f"{s.slice.label}: evidence incomplete, nothing from it is used above ("
+        + "; ".join(i.lstrip("† ").strip() for i in s.open_issues)
+        + ")"
+        for s in slices
+        if s.flagged and s.slice.label not in daggered
+    ]
+
+
+def comparison_table(
+    labels: Sequence[str], rows: Iterable[TableRow], slices: Sequence[SliceReport]
+) -> str:
+    """One column per slice (plan order); rows the LLM filled; an evidence row from code."""
+    lines = [
+        "| Metric | " + " | ".join(labels) + " |",
+        "| --- | " + " | ".join("---" for _ in labels) + " |",
+    ]
+    for row in rows:
+        values = {k.strip(): v for k, v in row.values.items()}
+        if not any(values.get(label) for label in labels):
+            continue
+        lines.append(
+            f"| {_cell(row.metric)} | "
+            + " | ".join(_cell(values.get(label, "")) for label in labels)
+            + " |"
+        )
+    evidence = {
+        s.slice.label: "incomplete (see Notes)" if s.flagged else "complete" for s in slices
+    }
+    lines.append("| Evidence | " + " | ".join(evidence.get(label, "–") for label in labels) + " |")
+    return "\n".join(lines)
+
+
+def _rows(raw: object) -> list[TableRow]:
+    rows = []
+    for item in raw or []:  # type: ignore[union-attr]
+        try:
+            rows.append(item if isinstance(item, TableRow) else TableRow.model_validate(item))
+        except Exception:
+            continue
+    return rows
+
+
+class ReportComposer(dspy.Module):
+    def __init__(self, include_slice_summaries: bool = True) -> None:
+        super().__init__()
+        self.include_slice_summaries = include_slice_summaries
+        self.compose = dspy.Predict(ComposeReport)
+
+    def forward(
+        self,
+        question: str,
+        plan: ResearchPlan,
+        slices: Sequence[SliceReport],
+        retrieved_uids: Iterable[str],
+    ) -> dspy.Prediction:
+        labels = [s.slice.label for s in slices]
+        sections = []
+        for s in slices:
+            # A slice whose synthesis failed still reaches the report through its probes.
+            source = s.summary if s.summary.body.strip() else s.answer
+            body = f"### {s.slice.label}\n\n{source.body}"
+            sections.append(CitedAnswer(body=body, references=source.references))
+        merged, parts = merge_parts(sections)
+        issues = "\n".join(
+            f"{s.slice.label}: {'; '.join(s.open_issues)}" for s in slices if s.flagged
+        )
+        error = None
+        prose, rows = CitedAnswer(), []
+        try:
+            out = self.compose(
+                question=question,
+                slice_labels=labels,
+                slice_summaries=merged.to_markdown(),
+                open_issues=issues or "none",
+            )
+            prose = with_references(str(out.report_markdown or ""), merged.references)
+            rows = _rows(out.comparison_rows)
+        except Exception as exc:
+            logger.warning("report composition failed: %s", exc)
+            error = f"{type(exc).__name__}: {exc}"[:500]
+        blocks = [f"## Answer\n\n{prose.body.strip()}" if prose.body.strip() else "## Answer"]
+        if error or not prose.body.strip():
+            blocks.append("_The summary could not be written; the findings by slice follow._")
+        if len(slices) > 1:
+            blocks.append("## Comparison\n\n" + comparison_table(labels, rows, slices))
+        if self.include_slice_summaries or error:
+            blocks.append("## Findings by slice\n\n" + "\n\n".join(p.body for p in parts))
+        draft = CitedAnswer(body="\n\n".join(blocks), references=merged.references)
+        checked = verify_answer(draft, retrieved_uids)
+        report = apply_daggers(checked.answer, slices)
+        markdown = report.to_markdown()
+        notes = plan.user_notes() + unused_flag_notes(report, slices)
+        if notes:
+            markdown += "\n\n**Scope**\n\n" + "\n".join(f"- {n}" for n in notes)
+        return dspy.Prediction(
+            report=report,
+            markdown=markdown,
+            fabricated_citations=checked.fabricated_count,
+            dangling_markers=checked.dangling_markers,
+            table_rows=[r.model_dump() for r in rows],
+            error=error,
+        )

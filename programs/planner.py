@@ -1,0 +1,148 @@
+"""SlicePlanner: a question -> the ``{ticker, FY, FQ}`` slices to research.
+
+Two LLM steps (``extract_facets``, ``equity_to_ticker``), both optimisable, wrapped by
+deterministic code: a pre-pass that reads what regular expressions can be sure of, grid
+validation, and the spec's gap-filling rules (``programs.planning_rules``). A name the grid
+does not hold is reported in the plan; a question with nothing to research raises
+:class:`PlanningError` with a message that lists what the grid covers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import dspy
+
+from programs.errors import PlanningError
+from programs.planning_rules import (
+    coverage_text,
+    merge_facets,
+    name_index,
+    plan_slices,
+    prepass,
+    resolve_name,
+)
+from retrieval.companies import Company, load_companies
+from retrieval.store import GridCell
+from signatures.planner import EquityToTicker, ExtractFacets, Facets, ResearchPlan
+
+logger = logging.getLogger(__name__)
+
+
+class SlicePlanner(dspy.Module):
+    """Plans slices; its two predictors are what an optimiser tunes."""
+
+    def __init__(
+        self,
+        cells: Sequence[GridCell],
+        companies: Sequence[Company] | None = None,
+        max_slices: int = 16,
+    ) -> None:
+        super().__init__()
+        self.extract_facets = dspy.Predict(ExtractFacets)
+        self.equity_to_ticker = dspy.Predict(EquityToTicker)
+        self.cells = list(cells)
+        self.companies = tuple(companies) if companies is not None else load_companies()
+        self.max_slices = max_slices
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _grid_companies(self) -> str:
+        names = {c.ticker: c.company for c in self.cells}
+        return "\n".join(f"{name} ({ticker})" for ticker, name in sorted(names.items()))
+
+    def _llm_facets(self, question: str) -> tuple[Facets | None, str | None]:
+        try:
+            out = self.extract_facets(question=question, grid_companies=self._grid_companies())
+        except Exception as exc:  # the pre-pass still plans; the failure is recorded
+            logger.warning("extract_facets failed: %s", exc)
+            return None, f"facet extraction failed ({type(exc).__name__}); used the pre-pass"
+        try:
+            return Facets(
+                tickers=[str(t) for t in out.tickers or []],
+                equities=[str(e) for e in out.equities or []],
+                fiscal_years=[int(y) for y in out.fiscal_years or []],
+                fiscal_quarters=[int(q) for q in out.fiscal_quarters or []],
+                last_n_years=out.last_n_years,
+                granularity=out.granularity,
+            ), None
+        except (TypeError, ValueError) as exc:
+            return None, f"facet extraction returned unusable values ({exc}); used the pre-pass"
+
+    def _ticker_for(self, equity: str, index: dict[str, str]) -> str | None:
+        """Map a name to a ticker: the company map first, then the LLM, validated."""
+        if ticker := resolve_name(equity, index):
+            return ticker
+        known = "\n".join(f"{c.name} ({c.ticker})" for c in self.companies)
+        try:
+            raw = str(self.equity_to_ticker(equity=equity, known_companies=known).ticker)
+        except Exception as exc:
+            logger.warning("equity_to_ticker failed for %r: %s", equity, exc)
+            return None
+        ticker = raw.strip().upper().lstrip("$")
+        return ticker if ticker and ticker != "UNKNOWN" else None
+
+    # -- the module ------------------------------------------------------------------------
+    def forward(self, question: str) -> ResearchPlan:
+        question = (question or "").strip()
+        if not self.cells:
+            raise PlanningError("The grid is empty: run `research ingest PATH` first.")
+        coverage = coverage_text(self.cells)
+        if not question:
+            raise PlanningError(f"The question is empty. The grid covers {coverage}.")
+        grid = {c.ticker for c in self.cells}
+        known_names = {c.ticker: c.name for c in self.companies} | {
+            c.ticker: c.company for c in self.cells
+        }
+        pre = prepass(question, self.companies, self.cells)
+        llm, failure = self._llm_facets(question)
+        facets = merge_facets(pre, llm, question)
+        unknown = list(pre.unknown)
+        tickers: list[str] = []
+        index = name_index(self.companies, self.cells)
+        for ticker in facets.tickers:
+            alias = resolve_name(ticker, index)  # "3M" given as a ticker is MMM's name
+            if ticker not in grid and alias in grid:
+                ticker = alias
+            if ticker in grid:
+                tickers.append(ticker)
+            elif not any(f"({ticker})" in u for u in unknown):
+                unknown.append(f"{known_names.get(ticker, ticker)} ({ticker}) is not in the grid")
+        for equity in facets.equities:
+            ticker = self._ticker_for(equity, index)
+            if ticker in grid:
+                tickers.append(ticker)
+            elif ticker is not None and any(f"({ticker})" in u for u in unknown):
+                continue
+            else:
+                shown = f"{equity} ({ticker})" if ticker else equity
+                message = f"{shown} is not in the grid"
+                if message not in unknown and not any(u.startswith(equity) for u in unknown):
+                    unknown.append(message)
+        facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})
+        notes = [failure] if failure else []
+        if not facets.tickers:
+            lead = (" ".join(u + "." for u in unknown) + " ") if unknown else ""
+            raise PlanningError(
+                f"{lead}No company in the question is in the grid. Ask about one of: {coverage}."
+            )
+        planned = plan_slices(facets, self.cells)
+        if not planned.slices:
+            raise PlanningError(
+                "None of the periods asked for are in the grid ("
+                + ", ".join(planned.missing)
+                + f"). The grid covers {coverage}."
+            )
+        if len(planned.slices) > self.max_slices:
+            raise PlanningError(
+                f"The question asks for {len(planned.slices)} slices; the limit is "
+                f"{self.max_slices}. Narrow the companies or periods."
+            )
+        return ResearchPlan(
+            question=question,
+            slices=planned.slices,
+            unknown=unknown,
+            missing=planned.missing,
+            notes=notes + planned.notes,
+            facets=facets,
+        )

@@ -1,0 +1,268 @@
+"""ProbeLoop: Researcher and Reviewer take turns on one probe until it closes.
+
+Round 1 is the draft; rounds 2..max_rounds answer the reviewer's follow-ups. Every draft
+is verified against the pages this probe retrieved (fabricated citations removed and
+counted) and its footnotes are rewritten from the grid's own record of each page, so the
+reviewer and everything after it see only real, correctly labelled citations. The loop
+never raises: a failure closes the probe with insufficient evidence and a reason, keeping
+the last verified draft.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from programs.events import EventEmitter
+from programs.researcher import Researcher
+from programs.reviewer import Reviewer
+from retrieval.search import Hit
+from retrieval.store import GridFilter
+from retrieval.tool import EquitySearchTool
+from signatures.citations import (
+    Citation,
+    CitedAnswer,
+    Footnote,
+    ReferenceList,
+    parse_cited_answer,
+)
+from signatures.daggers import SliceRef
+from signatures.probes import Probe
+from signatures.reviewer import ReviewVerdict
+from signatures.sentences import split_sentences
+from signatures.synthesiser import ProbeAnswer
+from signatures.verification import verify_answer
+
+logger = logging.getLogger(__name__)
+
+
+class LockedSearcher:
+    """Serialises searches on a shared searcher.
+
+    The SQLite store shares one connection between threads; searches are milliseconds next
+    to LM calls, so one lock costs nothing on the critical path and rules out interleaved
+    cursor use on that connection.
+    """
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self._lock = threading.Lock()
+
+    def search(self, *args: Any, **kwargs: Any) -> list[Hit]:
+        with self._lock:
+            return self.searcher.search(*args, **kwargs)
+
+    def __deepcopy__(self, memo: dict) -> LockedSearcher:
+        return self  # a shared resource, not program state
+
+
+def citation_of(hit: Hit) -> Citation:
+    return Citation(
+        uid=hit.uid, doc_label=hit.doc_label, page_index=hit.page_index, page_id=hit.page_id
+    )
+
+
+def canonical_footnotes(answer: CitedAnswer, pages: dict[str, Hit]) -> CitedAnswer:
+    """Rewrite each footnote from the grid's record of its uid (labels and pages LLMs garble)."""
+    footnotes = [
+        Footnote(number=f.number, citation=citation_of(pages[f.citation.uid]))
+        if f.citation.uid in pages
+        else f
+        for f in answer.references.footnotes
+    ]
+    return answer.model_copy(update={"references": ReferenceList(footnotes=footnotes)})
+
+
+def evidence_text(
+    answer: CitedAnswer, pages: dict[str, Hit], max_pages: int, max_chars: int
+) -> str:
+    """The cited pages' text by citation number (or the top retrieved pages if none cited)."""
+    cited = [(f"[{f.number}]", pages.get(f.citation.uid)) for f in answer.references.footnotes]
+    items = [(tag, hit) for tag, hit in cited if hit is not None]
+    if not items:
+        items = [("[retrieved]", hit) for hit in list(pages.values())[:max_pages]]
+    blocks = []
+    for tag, hit in items[:max_pages]:
+        text = hit.text if len(hit.text) <= max_chars else hit.text[:max_chars] + "…"
+        blocks.append(f"{tag} {hit.doc_label} p.{hit.page_index + 1} (uid: {hit.uid})\n{text}")
+    return "\n\n".join(blocks) if blocks else "(no pages retrieved)"
+
+
+def verification_text(fabricated: list[str], dangling: list[int], answer: CitedAnswer) -> str:
+    uncited = [s.text for s in split_sentences(answer.body) if not s.markers]
+    parts = [
+        f"{len(fabricated)} fabricated citation(s) removed"
+        + (f" (uids never retrieved: {', '.join(fabricated)})" if fabricated else ""),
+        f"{len(dangling)} marker(s) without a footnote removed",
+        f"{len(uncited)} sentence(s) without a citation"
+        + (": " + " | ".join(u[:80] for u in uncited[:3]) if uncited else ""),
+        f"{len(answer.references)} page(s) cited",
+    ]
+    return "; ".join(parts)
+
+
+@dataclass
+class ProbeOutcome:
+    """A closed probe: its answer, every page it retrieved, and its record."""
+
+    answer: ProbeAnswer
+    pages: dict[str, Hit] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ProbeLoop:
+    researcher: Researcher
+    reviewer: Reviewer
+    searcher: Any
+    max_rounds: int = 5
+    k: int = 5
+    page_chars: int = 2000
+    evidence_pages: int = 8
+    evidence_chars: int = 1500
+
+    def run(
+        self,
+        question: str,
+        slice: SliceRef,
+        probe: Probe,
+        index: int,
+        emit: EventEmitter | None = None,
+    ) -> ProbeOutcome:
+        emit = emit or EventEmitter(None)
+        label, title = slice.label, probe.probe_title
+        tool = EquitySearchTool(
+            self.searcher,
+            lock=GridFilter(slice.ticker, slice.fy, slice.fq),
+            default_k=self.k,
+            max_chars=self.page_chars,
+        )
+        rounds: list[dict[str, Any]] = []
+        answer = CitedAnswer()
+        feedback: list[str] = []
+        insufficient, reason = False, ""
+        for number in range(1, self.max_rounds + 1):
+            searches: list[dict[str, Any]] = []
+
+            def on_search(query: str, hits: list[dict], searches=searches) -> None:
+                searches.append({"query": query, "uids": [h["uid"] for h in hits]})
+                emit.emit("search", label, title, f"{query!r} -> {len(hits)} page(s)")
+
+            entry: dict[str, Any] = {"round": number, "follow_up_prompts": list(feedback)}
+            rounds.append(entry)
+            entry["searches"] = searches
+            try:
+                pred = self.researcher(
+                    tool=tool,
+                    on_search=on_search,
+                    question=question,
+                    slice_label=label,
+                    probe_title=title,
+                    probe_question=probe.probe_question,
+                    previous_draft=answer.to_markdown(),
+                    reviewer_feedback="\n".join(f"- {p}" for p in feedback),
+                )
+                raw = str(pred.answer_markdown or "")
+            except Exception as exc:
+                logger.warning("research failed on %s / %s: %s", label, title, exc)
+                entry["error"] = f"{type(exc).__name__}: {exc}"[:500]
+                insufficient = True
+                reason = f"research failed in round {number} ({type(exc).__name__})"
+                break
+            checked = verify_answer(parse_or_empty(raw), tool.retrieved.keys())
+            answer = canonical_footnotes(checked.answer, tool.retrieved)
+            fabricated = [f.citation.uid for f in checked.fabricated]
+            entry.update(
+                draft=raw,
+                verified_draft=answer.to_markdown(),
+                fabricated_citations=len(fabricated),
+                fabricated_uids=fabricated,
+                dangling_markers=checked.dangling_markers,
+                citations=[f.citation.uid for f in answer.references.footnotes],
+            )
+            emit.emit(
+                "draft",
+                label,
+                title,
+                f"round {number}: {len(answer.references)} citation(s), "
+                f"{len(fabricated)} fabricated removed",
+            )
+            verdict = self.reviewer(
+                question=question,
+                slice_label=label,
+                probe_question=probe.probe_question,
+                draft=answer.to_markdown(),
+                evidence=evidence_text(
+                    answer, tool.retrieved, self.evidence_pages, self.evidence_chars
+                ),
+                verification=verification_text(fabricated, checked.dangling_markers, answer),
+                round_number=number,
+                max_rounds=self.max_rounds,
+            )
+            verdict = self._guard(verdict, answer, number)
+            entry["verdict"] = verdict.model_dump()
+            emit.emit("verdict", label, title, _describe(verdict, number))
+            if verdict.done:
+                insufficient = verdict.insufficient_evidence
+                reason = verdict.reason if insufficient else ""
+                break
+            if number == self.max_rounds:  # unreachable with the guard, kept as a backstop
+                insufficient, reason = True, f"reviewer unsatisfied after {number} rounds"
+                break
+            feedback = verdict.follow_up_prompts
+        result = ProbeAnswer(
+            index=index,
+            probe_title=title,
+            probe_question=probe.probe_question,
+            answer=answer,
+            insufficient_evidence=insufficient,
+            reason=reason,
+            rounds=len(rounds),
+        )
+        record = {
+            "index": index,
+            "title": title,
+            "question": probe.probe_question,
+            "status": "insufficient_evidence" if insufficient else "accepted",
+            "reason": reason,
+            "rounds": rounds,
+            "fabricated_citations": sum(r.get("fabricated_citations", 0) for r in rounds),
+            "searches": sum(len(r["searches"]) for r in rounds),
+            "citations": [f.citation.uid for f in answer.references.footnotes],
+        }
+        return ProbeOutcome(answer=result, pages=dict(tool.retrieved), record=record)
+
+    def _guard(self, verdict: ReviewVerdict, answer: CitedAnswer, number: int) -> ReviewVerdict:
+        """Code's own floor under the reviewer: an uncited draft is never accepted, and the
+        last round always closes (accepted or insufficient evidence), never hangs open."""
+        if verdict.done and not verdict.insufficient_evidence and not answer.references.footnotes:
+            verdict = ReviewVerdict(
+                done=False,
+                follow_up_prompts=["Cite a retrieved page for every sentence and number."],
+                parsed=verdict.parsed,
+                reason="draft cites no retrieved page",
+            )
+        if not verdict.done and number >= self.max_rounds:
+            reason = verdict.reason or f"reviewer unsatisfied after {number} rounds"
+            verdict = ReviewVerdict(
+                done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
+            )
+        return verdict
+
+
+def parse_or_empty(markdown: str) -> CitedAnswer:
+    try:
+        return parse_cited_answer(markdown)
+    except Exception:  # a malformed footnote must not lose the prose
+        return CitedAnswer(body=markdown)
+
+
+def _describe(verdict: ReviewVerdict, number: int) -> str:
+    if verdict.done:
+        state = "insufficient evidence" if verdict.insufficient_evidence else "accepted"
+    else:
+        state = f"{len(verdict.follow_up_prompts)} follow-up(s)"
+    suffix = "" if verdict.parsed else " (unparsed verdict)"
+    return f"round {number}: {state}{suffix}"

@@ -1,0 +1,61 @@
+"""ProbeGenerator: 1..max_probes orthogonal probes for one slice.
+
+The count bound and de-duplication are enforced in code, because an optimiser may compile
+the instructions into something that forgets them; a generator that fails or returns
+nothing falls back to the user's question as the single probe, so a slice is never lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+import dspy
+
+from signatures.daggers import SliceRef
+from signatures.probes import MANDATORY_ANGLES_ENV, GenerateProbes, Probe, with_mandatory_angles
+
+logger = logging.getLogger(__name__)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+class ProbeGenerator(dspy.Module):
+    def __init__(self, max_probes: int = 5, mandatory_angles: str | None = None) -> None:
+        super().__init__()
+        self.max_probes = max_probes
+        angles = (
+            mandatory_angles
+            if mandatory_angles is not None
+            else os.environ.get(MANDATORY_ANGLES_ENV)
+        )
+        self.generate = dspy.Predict(with_mandatory_angles(GenerateProbes, angles))
+
+    def forward(self, question: str, slice: SliceRef, slice_context: str = "") -> dspy.Prediction:
+        error = None
+        try:
+            raw = self.generate(
+                question=question,
+                slice_label=slice.label,
+                slice_context=slice_context or slice.label,
+                max_probes=self.max_probes,
+            ).probes
+        except Exception as exc:
+            logger.warning("probe generation failed for %s: %s", slice.label, exc)
+            raw, error = [], f"probe generation failed ({type(exc).__name__})"
+        probes: list[Probe] = []
+        seen: set[str] = set()
+        for item in raw or []:
+            probe = item if isinstance(item, Probe) else Probe.model_validate(item)
+            key = _key(probe.probe_question)
+            if key and key not in seen:
+                seen.add(key)
+                probes.append(probe)
+            if len(probes) == self.max_probes:
+                break
+        if not probes:
+            probes = [Probe(probe_title="The question", probe_question=question)]
+        return dspy.Prediction(probes=probes, error=error)

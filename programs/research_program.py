@@ -1,0 +1,338 @@
+"""ResearchProgram: the agents composed end to end, as one optimisable DSPy module.
+
+question -> SlicePlanner -> per slice: ProbeGenerator -> per probe: ProbeLoop (Researcher +
+Reviewer) -> SliceSynthesiser -> ReportComposer -> report.
+
+Slices and probes run on one bounded thread pool driven by a small scheduler in the
+calling thread: a slice's probes are submitted as soon as its probe list exists and its
+synthesis as soon as its last probe closes, so a multi-slice report costs about its
+critical path rather than the sum of its parts, and no worker ever blocks on another
+(no nested pools, no deadlock at any ``concurrency``).
+
+DSPy 3.4 keeps ``dspy.context`` overrides (the LM, adapter, trace, usage tracker, the
+calling-module stack) in a ``contextvars.ContextVar``; ``dspy.configure`` is a process
+global that threads read anyway. ``dspy.Parallel``'s ``ParallelExecutor`` copies the
+parent's overrides into each worker and rebinds the callback call id. Each task here
+runs inside ``contextvars.copy_context()`` taken in the submitting thread, which carries
+those same overrides and every other context variable (callback ancestry, MLflow's active
+span) to the worker. Per-predictor LMs (``predictor.lm``) are attributes and need nothing.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+import dspy
+from pydantic import BaseModel, Field
+
+from programs.composer import ReportComposer
+from programs.events import EventEmitter, ResearchEvent
+from programs.planner import SlicePlanner
+from programs.probe_loop import LockedSearcher, ProbeLoop, ProbeOutcome, citation_of
+from programs.probes import ProbeGenerator
+from programs.researcher import Researcher
+from programs.reviewer import Reviewer
+from programs.synthesiser import SliceSynthesiser, merge_parts
+from retrieval.search import Hit, HybridSearcher
+from retrieval.store import GridCell
+from signatures.daggers import SliceRef
+from signatures.planner import ResearchPlan
+from signatures.probes import Probe
+from signatures.synthesiser import ProbeAnswer, SliceReport
+
+
+class ResearchSettings(BaseModel):
+    """Every bound of the spec, as a setting with the spec's default."""
+
+    max_probes: int = Field(default=5, ge=1, le=5, description="probes per slice")
+    max_rounds: int = Field(default=5, ge=1, description="draft + follow-up rounds per probe")
+    max_searches: int = Field(default=5, ge=1, description="searches per researcher turn")
+    concurrency: int = Field(default=8, ge=1, description="worker threads for slices/probes")
+    k: int = Field(default=5, ge=1, le=10, description="pages per search")
+    max_follow_ups: int = Field(default=3, ge=1, le=3)
+    max_slices: int = Field(default=16, ge=1)
+    page_chars: int = Field(default=2000, ge=200, description="page text shown per search hit")
+    evidence_pages: int = Field(default=8, ge=1, description="pages shown to the reviewer")
+    evidence_chars: int = Field(default=1500, ge=200, description="text per reviewer page")
+    mandatory_angles: str | None = Field(
+        default=None, description="appended to the probe instructions; env WISSEN_MANDATORY_ANGLES"
+    )
+    include_slice_summaries: bool = True
+
+
+@dataclass
+class _SliceState:
+    """Scheduler book-keeping for one slice."""
+
+    ref: SliceRef
+    probes: list[Probe] = field(default_factory=list)
+    outcomes: dict[int, ProbeOutcome] = field(default_factory=dict)
+    probe_error: str | None = None
+    report: SliceReport | None = None
+    synthesis: dict[str, Any] = field(default_factory=dict)
+
+
+class ResearchProgram(dspy.Module):
+    """The whole research pipeline; sub-modules are what optimisers and LM overrides target."""
+
+    def __init__(
+        self,
+        searcher: HybridSearcher,
+        cells: list[GridCell] | None = None,
+        settings: ResearchSettings | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or ResearchSettings()
+        s = self.settings
+        self.cells = list(cells) if cells is not None else searcher.store.cells()
+        self.searcher = LockedSearcher(searcher)
+        self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
+        self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
+        self.researcher = Researcher(max_searches=s.max_searches, k=s.k)
+        self.reviewer = Reviewer(max_follow_ups=s.max_follow_ups)
+        self.synthesiser = SliceSynthesiser()
+        self.composer = ReportComposer(include_slice_summaries=s.include_slice_summaries)
+        self.observer: Callable[[ResearchEvent], None] | None = None
+
+    # -- stages (each runs in a worker thread) -----------------------------------------------
+    def _slice_context(self, ref: SliceRef) -> str:
+        cell = next(
+            (c for c in self.cells if (c.ticker, c.fy, c.fq) == (ref.ticker, ref.fy, ref.fq)),
+            None,
+        )
+        if cell is None:
+            return ref.label
+        return f"{cell.company} ({cell.ticker}), FY{cell.fy} Q{cell.fq}: " + ", ".join(
+            cell.doc_types
+        )
+
+    def _generate_probes(self, question: str, ref: SliceRef) -> dspy.Prediction:
+        return self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
+
+    def _run_probe(
+        self, question: str, ref: SliceRef, probe: Probe, index: int, emit: EventEmitter
+    ) -> ProbeOutcome:
+        loop = ProbeLoop(
+            researcher=self.researcher,
+            reviewer=self.reviewer,
+            searcher=self.searcher,
+            max_rounds=self.settings.max_rounds,
+            k=self.settings.k,
+            page_chars=self.settings.page_chars,
+            evidence_pages=self.settings.evidence_pages,
+            evidence_chars=self.settings.evidence_chars,
+        )
+        return loop.run(question, ref, probe, index, emit)
+
+    def _synthesise(self, question: str, state: _SliceState) -> dspy.Prediction:
+        answers = [state.outcomes[i].answer for i in sorted(state.outcomes)]
+        uids = {uid for o in state.outcomes.values() for uid in o.pages}
+        return self.synthesiser(
+            question=question, slice=state.ref, probe_answers=answers, retrieved_uids=uids
+        )
+
+    # -- scheduler -------------------------------------------------------------------------
+    def _research_slices(
+        self, question: str, plan: ResearchPlan, emit: EventEmitter
+    ) -> list[_SliceState]:
+        states = [_SliceState(ref) for ref in plan.slices]
+        pool = ThreadPoolExecutor(
+            max_workers=self.settings.concurrency, thread_name_prefix="research"
+        )
+        pending: dict[Future, tuple[str, int, int]] = {}
+
+        def submit(kind: str, i: int, j: int, fn: Callable[..., Any], *args: Any) -> None:
+            # A fresh copy of the submitter's context per task: dspy.context overrides and
+            # callback/tracing context variables follow the work into the worker thread.
+            ctx = contextvars.copy_context()
+            pending[pool.submit(ctx.run, fn, *args)] = (kind, i, j)
+
+        try:
+            for i, state in enumerate(states):
+                emit.emit("slice_start", state.ref.label)
+                submit("probes", i, 0, self._generate_probes, question, state.ref)
+            while pending:
+                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for future in done:
+                    kind, i, j = pending.pop(future)
+                    state = states[i]
+                    label = state.ref.label
+                    if kind == "probes":
+                        try:
+                            pred = future.result()
+                            state.probes, state.probe_error = list(pred.probes), pred.error
+                        except Exception as exc:  # ProbeGenerator already falls back; backstop
+                            state.probes = [
+                                Probe(probe_title="The question", probe_question=question)
+                            ]
+                            state.probe_error = f"{type(exc).__name__}: {exc}"
+                        emit.emit(
+                            "probes", label, detail="; ".join(p.probe_title for p in state.probes)
+                        )
+                        for j, probe in enumerate(state.probes, 1):
+                            submit(
+                                "probe", i, j, self._run_probe, question, state.ref, probe, j, emit
+                            )
+                    elif kind == "probe":
+                        try:
+                            state.outcomes[j] = future.result()
+                        except Exception as exc:  # ProbeLoop never raises; backstop
+                            state.outcomes[j] = _failed_probe(state.probes[j - 1], j, exc)
+                        if len(state.outcomes) == len(state.probes):
+                            submit("synth", i, 0, self._synthesise, question, state)
+                    else:
+                        try:
+                            pred = future.result()
+                            state.report = pred.slice_report
+                            state.synthesis = {
+                                "summary_words": pred.summary_words,
+                                "fabricated_citations": pred.fabricated_citations,
+                                "error": pred.error,
+                            }
+                        except Exception as exc:  # the synthesiser catches LM errors; backstop
+                            state.report = _unsynthesised(state)
+                            state.synthesis = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+                        detail = f"{len(state.report.citations)} citation(s)" + (
+                            f"; open: {'; '.join(state.report.open_issues)}"
+                            if state.report.open_issues
+                            else ""
+                        )
+                        emit.emit("slice_done", label, detail=detail)
+        finally:
+            pool.shutdown(wait=not pending, cancel_futures=True)
+        return states
+
+    # -- the module ------------------------------------------------------------------------
+    def forward(self, question: str) -> dspy.Prediction:
+        started = time.monotonic()
+        emit = EventEmitter(self.observer)
+        plan = self.planner(question=question)
+        emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan))
+        states = self._research_slices(plan.question, plan, emit)
+        slices = [s.report for s in states if s.report is not None]
+        pages: dict[str, Hit] = {}
+        for state in states:
+            for outcome in state.outcomes.values():
+                pages.update(outcome.pages)
+        composed = self.composer(
+            question=plan.question, plan=plan, slices=slices, retrieved_uids=pages.keys()
+        )
+        emit.emit(
+            "report",
+            detail=f"{len(composed.report.references)} citation(s), "
+            f"{sum(1 for s in slices if s.flagged)} flagged slice(s)",
+        )
+        record = self._record(plan, states, composed, pages, time.monotonic() - started)
+        return dspy.Prediction(
+            report=composed.markdown,
+            answer=composed.report,
+            plan=plan,
+            slices=slices,
+            page_texts={uid: hit.text for uid, hit in pages.items()},
+            retrieved_uids=sorted(pages),
+            flagged_slices=[s for s in slices if s.flagged],
+            citations=list(composed.report.references.footnotes),
+            record=record,
+        )
+
+    def _record(
+        self,
+        plan: ResearchPlan,
+        states: Sequence[_SliceState],
+        composed: dspy.Prediction,
+        pages: dict[str, Hit],
+        elapsed: float,
+    ) -> dict[str, Any]:
+        """A JSON-serialisable account of the run, for run records and MLflow artefacts."""
+        slices = []
+        for state in states:
+            report = state.report
+            probes = [state.outcomes[j].record for j in sorted(state.outcomes)]
+            slices.append(
+                {
+                    "slice": state.ref.label,
+                    "ticker": state.ref.ticker,
+                    "fy": state.ref.fy,
+                    "fq": state.ref.fq,
+                    "probes": probes,
+                    "probe_generation_error": state.probe_error,
+                    "summary": report.summary.to_markdown() if report else "",
+                    "open_issues": list(report.open_issues) if report else [],
+                    "citations": [f.model_dump() for f in report.citations] if report else [],
+                    "synthesis": state.synthesis,
+                }
+            )
+        probe_fabricated = sum(p["fabricated_citations"] for s in slices for p in s["probes"])
+        synth_fabricated = sum(s["synthesis"].get("fabricated_citations", 0) for s in slices)
+        report = composed.report
+        return {
+            "question": plan.question,
+            "settings": self.settings.model_dump(),
+            "plan": plan.model_dump(),
+            "slices": slices,
+            "report": {
+                "citations": [f.model_dump() for f in report.references.footnotes],
+                "dagger_notes": [n.render() for n in report.dagger_notes],
+                "fabricated_citations": composed.fabricated_citations,
+                "dangling_markers": composed.dangling_markers,
+                "table_rows": composed.table_rows,
+                "error": composed.error,
+            },
+            "fabricated_citations": {
+                "probes": probe_fabricated,
+                "summaries": synth_fabricated,
+                "report": composed.fabricated_citations,
+                "total": probe_fabricated + synth_fabricated + composed.fabricated_citations,
+            },
+            "pages_retrieved": len(pages),
+            "pages": {uid: citation_of(hit).model_dump() for uid, hit in sorted(pages.items())},
+            "elapsed_s": round(elapsed, 3),
+        }
+
+
+def _failed_probe(probe: Probe, index: int, exc: BaseException) -> ProbeOutcome:
+    reason = f"probe failed ({type(exc).__name__})"
+    answer = ProbeAnswer(
+        index=index,
+        probe_title=probe.probe_title,
+        probe_question=probe.probe_question,
+        insufficient_evidence=True,
+        reason=reason,
+    )
+    record = {
+        "index": index,
+        "title": probe.probe_title,
+        "question": probe.probe_question,
+        "status": "insufficient_evidence",
+        "reason": reason,
+        "rounds": [],
+        "fabricated_citations": 0,
+        "searches": 0,
+        "citations": [],
+    }
+    return ProbeOutcome(answer=answer, record=record)
+
+
+def _unsynthesised(state: _SliceState) -> SliceReport:
+    """A slice report from the probe answers alone, so finished research is never lost."""
+    answers = [state.outcomes[i].answer for i in sorted(state.outcomes)]
+    merged, parts = merge_parts([a.answer for a in answers])
+    return SliceReport(
+        slice=state.ref,
+        answer=merged,
+        open_issues=[a.open_issue for a in answers if a.open_issue],
+        probe_answers=[
+            a.model_copy(update={"answer": part}) for a, part in zip(answers, parts, strict=True)
+        ],
+        retrieved_uids=sorted({uid for o in state.outcomes.values() for uid in o.pages}),
+    )
+
+
+def _scope_suffix(plan: ResearchPlan) -> str:
+    notes = plan.user_notes()
+    return (" | " + " ".join(notes)) if notes else ""

@@ -1,0 +1,111 @@
+"""Researcher: a ReAct tool loop over ``wissen_equity_search``, locked to one slice.
+
+``dspy.ReAct`` gives the loop an optimiser understands (``react`` picks the next search,
+``extract`` writes the answer) and traces cleanly, but it binds its tools at construction.
+Slices and probes run concurrently, each with its own slice-locked tool, so this subclass
+builds the prompt once from a prototype tool (same name, arguments and description) and
+takes the real tool per call. A per-turn search budget is enforced in code: the model is
+told when it is spent, and the loop ends after at most ``max_searches`` searches.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import dspy
+from dspy.adapters.types.tool import Tool
+from dspy.utils.exceptions import AdapterParseError, ContextWindowExceededError
+
+from retrieval.tool import EquitySearchTool
+from signatures.researcher import ResearchProbe
+
+logger = logging.getLogger(__name__)
+
+TOOL_NAME = "wissen_equity_search"
+SearchHook = Callable[[str, list[dict]], None]
+
+
+class Researcher(dspy.ReAct):
+    """ReAct over one slice-locked search tool; predictors: ``react`` and ``extract``."""
+
+    def __init__(self, max_searches: int = 5, k: int = 5) -> None:
+        # The prototype only lends its name, arguments and docstring to the prompt; it holds
+        # no searcher, so the module deep-copies cleanly for optimisers.
+        prototype = EquitySearchTool(searcher=None, default_k=k).as_function()  # type: ignore[arg-type]
+        super().__init__(ResearchProbe, tools=[prototype], max_iters=max_searches + 1)
+        self.max_searches = max_searches
+        self.k = k
+
+    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> Tool:
+        """The per-call tool: the prototype's schema over ``tool``, with the search budget."""
+        proto = self.tools[TOOL_NAME]
+        budget = {"used": 0}
+
+        def wissen_equity_search(
+            query: str,
+            ticker: str | None = None,
+            fy: int | None = None,
+            fq: int | None = None,
+            doc_type: str | None = None,
+            k: int = self.k,
+        ) -> list[dict] | str:
+            if budget["used"] >= self.max_searches:
+                return (
+                    f"Search budget spent ({self.max_searches} searches this turn): "
+                    "call finish and write the answer from the pages you have."
+                )
+            budget["used"] += 1
+            hits = tool.search(query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k)
+            if on_search is not None:
+                on_search(query, hits)
+            return hits
+
+        return Tool(
+            wissen_equity_search,
+            name=proto.name,
+            desc=proto.desc,
+            args=proto.args,
+            arg_types=proto.arg_types,
+            arg_desc=proto.arg_desc,
+        )
+
+    def forward(
+        self,
+        tool: EquitySearchTool | None = None,
+        on_search: SearchHook | None = None,
+        **input_args: Any,
+    ) -> dspy.Prediction:
+        if tool is None:
+            raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
+        tools = {**self.tools, TOOL_NAME: self.locked_tool(tool, on_search)}
+        trajectory: dict[str, Any] = {}
+        for idx in range(self.max_iters):
+            try:
+                pred = self._call_with_potential_trajectory_truncation(
+                    self.react, trajectory, **input_args
+                )
+            except ContextWindowExceededError as err:
+                logger.warning("ending the research trajectory: %s", err)
+                break
+            except (AdapterParseError, ValueError) as err:
+                # The step could not be read (after the adapter's own JSON retry): write the
+                # answer from what was gathered; extract fails the turn if it cannot either.
+                logger.warning("ending the research trajectory: unreadable step: %s", err)
+                break
+            trajectory[f"thought_{idx}"] = pred.next_thought
+            trajectory[f"tool_name_{idx}"] = pred.next_tool_name
+            trajectory[f"tool_args_{idx}"] = pred.next_tool_args
+            try:
+                trajectory[f"observation_{idx}"] = tools[pred.next_tool_name](**pred.next_tool_args)
+            except Exception as err:
+                trajectory[f"observation_{idx}"] = (
+                    f"Execution error in {pred.next_tool_name}: {err}"
+                )
+            if pred.next_tool_name == "finish":
+                break
+        extract = self._call_with_potential_trajectory_truncation(
+            self.extract, trajectory, **input_args
+        )
+        return dspy.Prediction(trajectory=trajectory, **extract)

@@ -1,0 +1,75 @@
+"""SliceSynthesiser signature and the slice-level result it produces.
+
+The LLM writes the summary prose; merging the probe answers, numbering citations within
+the slice and listing open issues are code (``signatures.renumbering``), so
+:class:`SliceReport` numbers are consistent across the summary, the probe answers and the
+one Sources list of the slice.
+"""
+
+from __future__ import annotations
+
+import dspy
+from pydantic import BaseModel, Field
+
+from signatures.citations import CitedAnswer, Footnote
+from signatures.daggers import SliceResult
+
+
+class ProbeAnswer(BaseModel):
+    """One probe's final answer (verified citations) and how it closed."""
+
+    index: int = Field(ge=1, description="1-based probe number within the slice")
+    probe_title: str
+    probe_question: str
+    answer: CitedAnswer = Field(default_factory=CitedAnswer)
+    insufficient_evidence: bool = False
+    reason: str = Field(default="", description="why evidence is insufficient, if it is")
+    rounds: int = 0
+
+    @property
+    def open_issue(self) -> str | None:
+        """``† Probe 2: insufficient evidence`` (the dagger protocol's wording), or None."""
+        if not self.insufficient_evidence:
+            return None
+        return f"† Probe {self.index}: insufficient evidence" + (
+            f" ({self.reason})" if self.reason else ""
+        )
+
+
+class SliceReport(SliceResult):
+    """A synthesised slice: ``answer`` is summary + probe answers, numbered within the slice.
+
+    Being a :class:`SliceResult`, it feeds ``apply_daggers`` and the dagger metric directly.
+    """
+
+    summary: CitedAnswer = Field(default_factory=CitedAnswer, description="slice-numbered")
+    probe_answers: list[ProbeAnswer] = Field(default_factory=list, description="slice-numbered")
+    retrieved_uids: list[str] = Field(default_factory=list)
+
+    @property
+    def slice_summary(self) -> str:
+        return self.summary.body
+
+    @property
+    def citations(self) -> list[Footnote]:
+        return list(self.answer.references.footnotes)
+
+
+class SynthesiseSlice(dspy.Signature):
+    """Summarise the researched probes of one slice in 200-400 words, citing every claim.
+
+    You are the senior analyst signing off this company-period. Write a summary that covers
+    every probe, leads with the answer to the user's question, and keeps the numbers
+    exactly as the probe answers give them.
+    - Reuse the probe answers' citation markers (superscript numbers, slice-wide, as listed
+      in the Sources block): every sentence and every number ends with one. Add no Sources
+      block of your own and cite nothing that is not listed.
+    - State open issues plainly ("the filing does not disclose …"); do not paper over them.
+    - Plain Markdown paragraphs; no headings, no tables.
+    """
+
+    question: str = dspy.InputField(desc="the user's full research question")
+    slice_label: str = dspy.InputField()
+    probe_answers: str = dspy.InputField(desc="the probes' answers with one Sources block")
+    open_issues: str = dspy.InputField(desc="probes that closed with insufficient evidence")
+    slice_summary: str = dspy.OutputField(desc="200-400 words, cited with the given markers")

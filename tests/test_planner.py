@@ -1,0 +1,240 @@
+"""Slice planner: the pre-pass, the spec's rules (property tests), the LLM steps, bad questions."""
+
+from __future__ import annotations
+
+import itertools
+
+import dspy
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scripted_lm import ScriptedLM
+
+from programs.errors import PlanningError
+from programs.planner import SlicePlanner
+from programs.planning_rules import latest_full_fy, merge_facets, plan_slices, prepass
+from retrieval.companies import load_companies
+from retrieval.store import GridCell
+from signatures.daggers import SliceRef
+from signatures.planner import Facets
+
+# -- the pre-pass ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cells(sample_store) -> list[GridCell]:
+    return sample_store.cells()
+
+
+@pytest.mark.parametrize(
+    ("question", "tickers", "years", "quarters", "last_n", "deep"),
+    [
+        ("3M's capex from FY2018 to FY2020?", ["MMM"], [2018, 2019, 2020], [], None, False),
+        ("PepsiCo vs The Coca-Cola Company, fiscal 2019", ["PEP", "KO"], [2019], [], None, False),
+        ("PEP revenue in Q1 and Q2 FY23", ["PEP"], [2023], [1, 2], None, False),
+        ("MMM Q3 2023 margins", ["MMM"], [2023], [3], None, False),
+        ("KO dividends over the last three years", ["KO"], [], [], 3, False),
+        ("quarterly cash flow for $PEP in 2022", ["PEP"], [2022], [], None, True),
+        ("Coca-Cola between 2019 and 2020, third quarter", ["KO"], [2019, 2020], [3], None, False),
+        ("3M net sales of $32,765 million", ["MMM"], [], [], None, False),
+    ],
+)  # fmt: skip
+def test_prepass_reads_companies_and_periods(
+    cells, question, tickers, years, quarters, last_n, deep
+):
+    found = prepass(question, load_companies(), cells)
+    assert found.tickers == tickers
+    assert found.fiscal_years == years
+    assert found.fiscal_quarters == quarters
+    assert found.last_n_years == last_n
+    assert found.deep is deep
+
+
+def test_prepass_reports_companies_the_grid_does_not_hold(cells):
+    found = prepass("Compare Apple and 3M in FY2020", load_companies(), cells)
+    assert found.tickers == ["MMM"]
+    assert found.unknown == ["Apple (AAPL) is not in the grid"]
+
+
+def test_prepass_periods_win_over_the_llm_and_companies_are_a_union(cells):
+    pre = prepass("3M over the last two years", load_companies(), cells)
+    llm = Facets(tickers=["pep"], equities=["Pepsi"], fiscal_years=[2010], granularity="deep")
+    merged = merge_facets(pre, llm)
+    assert merged.tickers == ["MMM", "PEP"]
+    assert merged.fiscal_years == [] and merged.last_n_years == 2
+    assert merged.granularity == "deep"
+    # With no period in the question, the LLM's years are used.
+    assert merge_facets(prepass("3M capex", load_companies(), cells), llm).fiscal_years == [2010]
+
+
+# -- the rules, one test each --------------------------------------------------------------
+
+
+def test_no_year_means_latest_full_fy_per_ticker(cells):
+    # PEP holds FY2023 Q1/Q2 earnings, but its latest *full* FY is 2022.
+    plan = plan_slices(Facets(tickers=["PEP", "KO"]), cells)
+    assert [s.label for s in plan.slices] == ["PEP FY2022 Q4", "KO FY2020 Q4"]
+
+
+def test_no_quarter_means_q4_only(cells):
+    plan = plan_slices(Facets(tickers=["MMM"], fiscal_years=[2019, 2020]), cells)
+    assert {s.fq for s in plan.slices} == {4}
+
+
+def test_deep_granularity_means_q1_to_q4_and_reports_quarters_not_held(cells):
+    plan = plan_slices(Facets(tickers=["PEP"], fiscal_years=[2023], granularity="deep"), cells)
+    assert [s.label for s in plan.slices] == ["PEP FY2023 Q1", "PEP FY2023 Q2"]
+    assert plan.missing == ["PEP FY2023 Q3", "PEP FY2023 Q4"]
+
+
+def test_cartesian_product_de_duplicated(cells):
+    facets = Facets(tickers=["MMM", "PEP", "MMM"], fiscal_years=[2021, 2022, 2021])
+    plan = plan_slices(facets, cells)
+    assert [s.label for s in plan.slices] == [
+        "MMM FY2021 Q4", "MMM FY2022 Q4", "PEP FY2021 Q4", "PEP FY2022 Q4",
+    ]  # fmt: skip
+
+
+def test_quarter_without_year_takes_the_latest_fy_holding_that_quarter(cells):
+    plan = plan_slices(Facets(tickers=["PEP"], fiscal_quarters=[2]), cells)
+    assert [s.label for s in plan.slices] == ["PEP FY2023 Q2"]
+
+
+def test_last_n_years_counts_full_fiscal_years(cells):
+    plan = plan_slices(Facets(tickers=["PEP", "KO"], last_n_years=3), cells)
+    assert [s.label for s in plan.slices] == [
+        "PEP FY2020 Q4", "PEP FY2021 Q4", "PEP FY2022 Q4", "KO FY2019 Q4", "KO FY2020 Q4",
+    ]  # fmt: skip
+    assert any("KO" in n and "2 full fiscal year" in n for n in plan.notes)
+
+
+# -- the rules' deterministic part, as properties --------------------------------------------
+
+TICKERS = ["AAA", "BBB", "CCC"]
+
+
+@st.composite
+def grids(draw) -> list[GridCell]:
+    keys = draw(
+        st.sets(
+            st.tuples(st.sampled_from(TICKERS), st.integers(2015, 2024), st.integers(1, 4)),
+            min_size=1,
+            max_size=25,
+        )
+    )
+    return [
+        GridCell(t, f"{t} Inc", fy, fq, ("10-K",) if fq == 4 else ("10-Q",), 10)
+        for t, fy, fq in sorted(keys)
+    ]
+
+
+@st.composite
+def facet_sets(draw) -> Facets:
+    return Facets(
+        tickers=draw(st.lists(st.sampled_from(TICKERS), min_size=1, max_size=4)),
+        fiscal_years=draw(st.lists(st.integers(2014, 2025), max_size=3)),
+        fiscal_quarters=draw(st.lists(st.integers(1, 4), max_size=2)),
+        last_n_years=draw(st.none() | st.integers(1, 4)),
+        granularity=draw(st.sampled_from([None, "FY", "deep"])),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids(), facet_sets())
+def test_plan_properties(grid, facets):
+    plan = plan_slices(facets, grid)
+    held = {(c.ticker, c.fy, c.fq) for c in grid}
+    keys = [(s.ticker, s.fy, s.fq) for s in plan.slices]
+    assert set(keys) <= held  # only cells the grid holds
+    assert len(keys) == len(set(keys))  # de-duplicated
+    assert len(plan.missing) == len(set(plan.missing))
+    assert plan_slices(facets, grid) == plan  # deterministic
+    labels = {s.label for s in plan.slices} | set(plan.missing)
+    quarters = sorted(set(facets.fiscal_quarters)) or (
+        [1, 2, 3, 4] if facets.granularity == "deep" else [4]
+    )
+    for ticker in set(facets.tickers):
+        if facets.fiscal_years:
+            # Cartesian product: every requested cell is either planned or reported missing.
+            for fy, fq in itertools.product(set(facets.fiscal_years), quarters):
+                assert SliceRef(ticker=ticker, fy=fy, fq=fq).label in labels
+        own = [s for s in plan.slices if s.ticker == ticker]
+        assert {s.fq for s in own} <= set(quarters)
+        if not (facets.fiscal_years or facets.last_n_years or facets.fiscal_quarters):
+            latest = latest_full_fy(ticker, grid)
+            assert {s.fy for s in own} <= {latest}
+
+
+# -- the planner module: LLM steps and clear messages --------------------------------------
+
+
+def plan(cells, question, **lm_kwargs):
+    with dspy.context(lm=ScriptedLM(**lm_kwargs)):
+        return SlicePlanner(cells)(question=question)
+
+
+def test_llm_equities_are_mapped_and_validated_against_the_grid(cells):
+    result = plan(
+        cells,
+        "How does Coke's dividend compare with Tesla's in 2020?",
+        facets={"equities": ["Coke", "Tesla"]},
+        tickers_for={"Coke": "KO", "Tesla": "TSLA"},
+    )
+    assert result.labels == ["KO FY2020 Q4"]
+    assert result.unknown == ["Tesla (TSLA) is not in the grid"]
+    assert "Tesla (TSLA) is not in the grid" in result.user_notes()
+
+
+def test_unknown_names_alongside_known_ones_are_reported(cells):
+    result = plan(cells, "Apple vs 3M capex in FY2020", facets={"equities": ["Apple", "3M"]})
+    assert result.labels == ["MMM FY2020 Q4"]
+    assert result.unknown == ["Apple (AAPL) is not in the grid"]
+
+
+def test_planner_survives_unusable_facets(cells):
+    result = plan(cells, "3M capex FY2019", garbage=lambda agent, _: agent.startswith("planner"))
+    assert result.labels == ["MMM FY2019 Q4"]
+    assert any("facet extraction failed" in n for n in result.notes)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("   ", "The question is empty"),
+        ("What is the outlook for Tesla?", "No company in the question is in the grid"),
+        ("How did Apple do in FY2020?", "Apple (AAPL) is not in the grid"),
+        ("3M revenue in FY2012", "None of the periods asked for are in the grid (MMM FY2012 Q4)"),
+        ("KO results for Q2 2020", "KO FY2020 Q2"),
+    ],
+)
+def test_bad_questions_give_clear_messages(cells, question, expected):
+    with pytest.raises(PlanningError) as err:
+        plan(cells, question)
+    assert expected in err.value.message
+    if "No company" in err.value.message or "None of the periods" in err.value.message:
+        assert "KO (Coca-Cola): FY2019, FY2020" in err.value.message  # what the grid covers
+
+
+def test_too_many_slices_is_a_clear_error(cells):
+    with dspy.context(lm=ScriptedLM()), pytest.raises(PlanningError, match="limit is 3"):
+        SlicePlanner(cells, max_slices=3)(question="3M and PepsiCo from FY2018 to FY2022")
+
+
+def test_empty_grid_is_a_clear_error():
+    with pytest.raises(PlanningError, match="grid is empty"):
+        SlicePlanner([])(question="3M capex")
+
+
+def test_llm_facets_must_be_grounded_in_the_question():
+    from programs.planning_rules import grounded
+
+    llm = Facets(
+        tickers=["MMM", "KO", "3M"],
+        equities=["3M", "PepsiCo", "Coca-Cola", "40.25% of the company's capital expenditure"],
+        granularity="deep",
+    )
+    kept = grounded(llm, "How did 3M's capex compare with PepsiCo's in FY2022?")
+    assert kept.tickers == ["3M"] and kept.equities == ["3M", "PepsiCo"]
+    assert kept.granularity is None
+    assert grounded(llm, "3M capex in each quarter of FY2022").granularity == "deep"
+    assert grounded(Facets(tickers=["KO"]), "What did KO pay in dividends?").tickers == ["KO"]

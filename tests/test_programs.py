@@ -1,0 +1,242 @@
+"""The research program end to end, with a scripted LM over the real sample grid."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import dspy
+import pytest
+from scripted_lm import FABRICATED_UID, ScriptedLM
+
+from metrics import composite_metric, score_daggers
+from programs.errors import PlanningError
+from programs.research_program import ResearchProgram, ResearchSettings
+from signatures import parse_cited_answer, split_sentences
+from signatures.citations import DAGGER, from_superscript, iter_markers
+
+QUESTION = "How did 3M and PepsiCo's capital expenditure compare in FY2021 and FY2022?"
+
+
+def flagged_probe(slice_label: str, probe_question: str) -> bool:
+    return slice_label == "PEP FY2022 Q4" and probe_question.startswith("Drivers and risks")
+
+
+def fabricating_probe(slice_label: str, probe_question: str) -> bool:
+    return slice_label == "MMM FY2021 Q4" and probe_question.startswith("Headline")
+
+
+def run(searcher, question=QUESTION, settings=None, observer=None, **lm_kwargs):
+    lm = ScriptedLM(**lm_kwargs)
+    program = ResearchProgram(searcher, settings=settings)
+    program.observer = observer
+    with dspy.context(lm=lm):  # context, not configure: worker threads must inherit it
+        pred = program(question=question)
+    return program, lm, pred
+
+
+@pytest.fixture(scope="module")
+def two_by_two(searcher):
+    events = []
+    program, lm, pred = run(
+        searcher, observer=events.append, insufficient=flagged_probe, fabricate=fabricating_probe
+    )
+    return program, lm, pred, events
+
+
+def test_two_companies_two_years_make_four_slices_and_a_comparison_table(two_by_two):
+    _, _, pred, _ = two_by_two
+    labels = ["MMM FY2021 Q4", "MMM FY2022 Q4", "PEP FY2021 Q4", "PEP FY2022 Q4"]
+    assert [s.label for s in pred.plan.slices] == labels
+    assert [s.slice.label for s in pred.slices] == labels
+    assert "| Metric | " + " | ".join(labels) + " |" in pred.report
+    row = next(line for line in pred.report.splitlines() if line.startswith("| Headline figure"))
+    assert len(re.findall(r"\d[¹²³⁴⁵⁶⁷⁸⁹⁰]", row)) == 4  # every cell a cited figure
+
+
+def test_citations_are_renumbered_globally_and_resolve_to_real_pages(two_by_two, sample_store):
+    _, _, pred, _ = two_by_two
+    report = parse_cited_answer(pred.report)
+    numbers = [f.number for f in report.references.footnotes]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 8
+    first_seen = []
+    for _, nums in iter_markers(report.body):
+        first_seen.extend(n for n in nums if n not in first_seen)
+    assert first_seen == numbers  # numbered by first appearance, from ¹
+    pages = {
+        p.uid: p
+        for p in sample_store.pages_by_uid(f.citation.uid for f in report.references.footnotes)
+    }
+    for foot in report.references.footnotes:
+        page = pages[foot.citation.uid]
+        assert (foot.citation.doc_label, foot.citation.page_index, foot.citation.page_id) == (
+            page.doc_label, page.page_index, page.page_id,
+        )  # fmt: skip
+    assert set(pred.retrieved_uids) >= set(pages) and set(pred.page_texts) == set(
+        pred.retrieved_uids
+    )
+
+
+def test_insufficient_evidence_probe_puts_daggers_and_a_note(two_by_two):
+    _, _, pred, _ = two_by_two
+    pep22 = next(s for s in pred.slices if s.slice.label == "PEP FY2022 Q4")
+    assert pep22.open_issues and pep22.open_issues[0].startswith("† Probe 2: insufficient evidence")
+    assert [s.slice.label for s in pred.flagged_slices] == ["PEP FY2022 Q4"]
+    report = parse_cited_answer(pred.report)
+    assert [n.render() for n in report.dagger_notes] == [
+        "† Evidence incomplete for PEP FY2022 Q4 – see Probe 2"
+    ]
+    table = report.references.by_number()
+    for sentence in split_sentences(report.body):
+        uses_flagged = any(table[n].uid in pep22.uids() for n in sentence.markers if n in table)
+        assert (DAGGER in sentence.text) == uses_flagged, sentence.text
+    assert score_daggers(pred.report, pred.flagged_slices).score == 1.0
+    probe = pred.record["slices"][3]["probes"][1]
+    assert probe["status"] == "insufficient_evidence" and len(probe["rounds"]) == 2
+
+
+def test_fabricated_citations_are_removed_and_counted(two_by_two):
+    _, _, pred, _ = two_by_two
+    assert FABRICATED_UID not in pred.report
+    probe = pred.record["slices"][0]["probes"][0]
+    assert probe["fabricated_citations"] == 1
+    assert probe["rounds"][0]["fabricated_uids"] == [FABRICATED_UID]
+    assert FABRICATED_UID in probe["rounds"][0]["draft"]
+    assert FABRICATED_UID not in probe["rounds"][0]["verified_draft"]
+    assert pred.record["fabricated_citations"]["total"] == 1
+
+
+def test_record_events_metric_and_call_count(two_by_two):
+    _, lm, pred, events = two_by_two
+    record = json.loads(json.dumps(pred.record))  # JSON-serialisable
+    searches = [
+        s
+        for sl in record["slices"]
+        for p in sl["probes"]
+        for r in p["rounds"]
+        for s in r["searches"]
+    ]
+    assert searches and all(s["query"] and s["uids"] for s in searches)
+    assert all(
+        r["verdict"]["done"] is not None
+        for sl in record["slices"]
+        for p in sl["probes"]
+        for r in p["rounds"]
+    )
+    kinds = {e.kind for e in events}
+    assert kinds == {
+        "plan",
+        "slice_start",
+        "probes",
+        "search",
+        "draft",
+        "verdict",
+        "slice_done",
+        "report",
+    }
+    assert events[0].kind == "plan" and events[-1].kind == "report"
+    score = composite_metric(dspy.Example(answer="3M's capex"), pred)
+    assert 0.0 < score <= 1.0
+    # 1 facets + 4 probe lists + 8 probes x (2 ReAct steps + extract + review) + 1 follow-up
+    # round for the flagged probe (4) + 4 summaries + 1 report = 46.
+    assert lm.calls["researcher.react"] == 18 and lm.calls["reviewer"] == 9
+    assert lm.total_calls == 46
+
+
+def test_reviewer_garbage_never_passes_a_draft(searcher):
+    settings = ResearchSettings(max_rounds=3)
+    _, lm, pred = run(searcher, "3M capex in FY2022", settings=settings, reviewer="garbage")
+    (only,) = pred.slices
+    assert [p.insufficient_evidence for p in only.probe_answers] == [True, True]
+    for probe in pred.record["slices"][0]["probes"]:
+        assert len(probe["rounds"]) == 3  # every round re-drafted, none accepted
+        assert not any(r["verdict"]["parsed"] for r in probe["rounds"])
+        assert probe["status"] == "insufficient_evidence"
+    assert lm.calls["researcher.extract"] == 6
+    assert DAGGER in parse_cited_answer(pred.report).body
+
+
+def test_a_failing_probe_closes_with_insufficient_evidence_and_the_run_goes_on(searcher):
+    def broken(agent, inputs):
+        return agent.startswith("researcher") and inputs.get("probe_title") == "Drivers and risks"
+
+    _, _, pred = run(searcher, "3M capex in FY2022", garbage=broken)
+    first, second = pred.slices[0].probe_answers
+    assert not first.insufficient_evidence and first.answer.references.footnotes
+    assert second.insufficient_evidence and "research failed" in second.reason
+    assert "error" in pred.record["slices"][0]["probes"][1]["rounds"][0]
+    assert "see Probe 2" in pred.report
+
+
+def test_slices_and_probes_run_concurrently_and_keep_the_context_lm(searcher):
+    _, lm, pred = run(searcher, QUESTION, delay=0.02)
+    assert lm.max_in_flight >= 2 and len(pred.slices) == 4
+    _, lm, _ = run(searcher, "3M capex FY2022", ResearchSettings(concurrency=1), delay=0.01)
+    assert lm.max_in_flight == 1
+
+
+def test_per_predictor_lm_is_used_in_worker_threads(searcher):
+    program = ResearchProgram(searcher)
+    reviewer_lm = ScriptedLM(reviewer="accept")
+    program.reviewer.review.lm = reviewer_lm
+    with dspy.context(lm=ScriptedLM(reviewer="garbage")):
+        pred = program(question="3M capex FY2022")
+    assert reviewer_lm.calls["reviewer"] == 2 and set(reviewer_lm.calls) == {"reviewer"}
+    assert not any(p.insufficient_evidence for p in pred.slices[0].probe_answers)
+
+
+def test_program_exposes_named_sub_modules_and_predictors(searcher):
+    program = ResearchProgram(searcher)
+    names = [name for name, _ in program.named_predictors()]
+    assert names == [
+        "planner.extract_facets", "planner.equity_to_ticker", "probes.generate",
+        "researcher.react", "researcher.extract.predict", "reviewer.review",
+        "synthesiser.synthesise", "composer.compose",
+    ]  # fmt: skip
+    assert "wissen_equity_search" in program.researcher.react.signature.instructions
+    copy = program.deepcopy()
+    assert [n for n, _ in copy.named_predictors()] == names
+
+
+def test_mandatory_angles_from_settings_or_environment(searcher, monkeypatch):
+    program = ResearchProgram(searcher, settings=ResearchSettings(mandatory_angles="liquidity"))
+    instructions = program.probes.generate.signature.instructions
+    assert (
+        "MANDATORY_ANGLES: every slice must have a probe" in instructions
+        and "liquidity" in instructions
+    )
+    monkeypatch.setenv("WISSEN_MANDATORY_ANGLES", "capital allocation")
+    assert "capital allocation" in ResearchProgram(searcher).probes.generate.signature.instructions
+    monkeypatch.delenv("WISSEN_MANDATORY_ANGLES")
+    assert (
+        "MANDATORY_ANGLES: none" in ResearchProgram(searcher).probes.generate.signature.instructions
+    )
+
+
+def test_search_budget_per_turn_is_enforced(searcher):
+    settings = ResearchSettings(max_searches=2)
+    _, _, pred = run(searcher, "3M capex FY2022", settings=settings, searches_per_turn=6)
+    rounds = [r for p in pred.record["slices"][0]["probes"] for r in p["rounds"]]
+    assert rounds and all(len(r["searches"]) == 2 for r in rounds)
+
+
+def test_unknown_names_are_noted_and_a_broken_observer_is_ignored(searcher):
+    def observer(event):
+        raise RuntimeError("display crashed")
+
+    _, _, pred = run(searcher, "3M and Apple capex in FY2022", observer=observer)
+    assert pred.plan.unknown == ["Apple (AAPL) is not in the grid"]
+    assert "**Scope**" in pred.report and "- Apple (AAPL) is not in the grid" in pred.report
+
+
+def test_bad_questions_raise_planning_errors(searcher):
+    with pytest.raises(PlanningError, match="No company in the question is in the grid"):
+        run(searcher, "What did Tesla spend on capex?")
+    with pytest.raises(PlanningError, match="empty"):
+        run(searcher, "")
+
+
+def test_single_slice_report_has_no_comparison_table(searcher):
+    _, _, pred = run(searcher, "3M capex FY2022")
+    assert "## Comparison" not in pred.report and "| Metric" not in pred.report
+    assert from_superscript("¹") == 1 and "¹" in pred.report

@@ -1,0 +1,37 @@
+"""Soft scoping of unfiltered searches by the company and year a query names."""
+
+from retrieval.companies import load_companies
+from retrieval.scope import infer_scope, mentioned_tickers, mentioned_years
+from retrieval.search import HybridSearcher, SearchSettings
+from retrieval.store import GridCell, GridFilter
+
+COMPANIES = load_companies()
+CELLS = [
+    GridCell("MMM", "3M", 2018, 4, ("10-K",), 10),
+    GridCell("KO", "Coca-Cola", 2020, 4, ("10-K",), 10),
+    GridCell("PEP", "PepsiCo", 2022, 4, ("10-K",), 10),
+]
+
+
+def test_names_tickers_and_spelling_variants():
+    assert mentioned_tickers("What was Coca Cola's FY2020 revenue?", COMPANIES) == ["KO"]
+    assert mentioned_tickers("Compare PEPSICO and 3M", COMPANIES) == ["MMM", "PEP"]
+    assert mentioned_tickers("How did MMM do?", COMPANIES) == ["MMM"]
+    assert mentioned_tickers("23M units shipped", COMPANIES) == []
+    assert mentioned_years("FY18 vs fiscal 2019 and 2020") == [2018, 2019, 2020]
+
+
+def test_scope_is_one_held_company_and_a_single_held_year():
+    assert infer_scope("3M capex in FY2018", COMPANIES, CELLS) == GridFilter("MMM", 2018)
+    assert infer_scope("3M capex in FY2030", COMPANIES, CELLS) == GridFilter("MMM")
+    assert infer_scope("3M and PepsiCo capex", COMPANIES, CELLS).is_empty()
+    assert infer_scope("Walmart revenue", COMPANIES, CELLS).is_empty()  # not in the grid
+
+
+def test_scope_lifts_the_named_company_in_shared_search(sample_store):
+    query = "Coca Cola dividends paid 2020"
+    plain = HybridSearcher(sample_store, settings=SearchSettings(infer_scope=False))
+    scoped = HybridSearcher(sample_store)
+    top = [h.ticker for h in scoped.search(query, k=5)]
+    assert top == ["KO"] * 5
+    assert [h.ticker for h in plain.search(query, k=5)].count("KO") <= top.count("KO")
