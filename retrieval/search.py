@@ -48,6 +48,7 @@ class SearchSettings:
     bm25_weight: float = 1.0
     dense_weight: float = 1.0
     rerank: bool = True
+    rerank_depth: int = 30
     infer_scope: bool = True
     scope_weight: float = 2.0
 
@@ -109,8 +110,11 @@ class HybridSearcher:
             ]
             weights += [w * self.settings.scope_weight for w in weights]
         fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k, weights=weights)
-        pages = {p.page_id: p for p in self.store.pages_by_id([pid for pid, _ in fused[:pool]])}
-        ranked = [(pages[pid], score) for pid, score in fused[:pool] if pid in pages]
+        # Only the head of the fused list can reach the top k after reranking; reading and
+        # scoring the whole pool costs more than the rest of the search together.
+        head = fused[: max(self.settings.rerank_depth, k)]
+        pages = {p.page_id: p for p in self.store.pages_by_id([pid for pid, _ in head])}
+        ranked = [(pages[pid], score) for pid, score in head if pid in pages]
         if self.settings.rerank:
             ranked = rerank(prepared, ranked)
         return [
