@@ -30,6 +30,9 @@ def _cell(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
 
 
+NO_CITED_FINDINGS = "_No cited findings: the evidence gathered did not support any claim._"
+
+
 def unused_flag_notes(report: CitedAnswer, slices: Sequence[SliceResult]) -> list[str]:
     """Open issues of flagged slices whose data the report never uses: no sentence carries
     their †, so without this line a reader would not learn their evidence is incomplete."""
@@ -95,7 +98,10 @@ class ReportComposer(dspy.Module):
         for s in slices:
             # A slice whose synthesis failed still reaches the report through its probes.
             source = s.summary if s.summary.body.strip() else s.answer
-            body = f"### {s.slice.label}\n\n{source.body}"
+            # Prose that cites nothing is not a finding: a slice without one citation shows
+            # that plainly instead of unsupported text.
+            text = source.body if source.references.footnotes else NO_CITED_FINDINGS
+            body = f"### {s.slice.label}\n\n{text}"
             sections.append(CitedAnswer(body=body, references=source.references))
         merged, parts = merge_parts(sections)
         issues = "\n".join(

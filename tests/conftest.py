@@ -11,6 +11,8 @@ from cli.environment import OFFLINE_DEFAULTS
 
 for _key, _value in OFFLINE_DEFAULTS.items():
     os.environ.setdefault(_key, _value)
+# MLflow announces its trace-queue flush at exit, after pytest's summary line.
+os.environ.setdefault("MLFLOW_LOGGING_LEVEL", "WARNING")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
 
@@ -70,3 +72,4 @@ def wissen_home(tmp_path, monkeypatch, mlflow_template) -> Path:
     monkeypatch.setenv("WISSEN_HOME", str(home))
     monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{home / 'mlflow.db'}")
     return home
+

@@ -240,3 +240,16 @@ def test_single_slice_report_has_no_comparison_table(searcher):
     _, _, pred = run(searcher, "3M capex FY2022")
     assert "## Comparison" not in pred.report and "| Metric" not in pred.report
     assert from_superscript("¹") == 1 and "¹" in pred.report
+
+
+def test_a_slice_without_citations_shows_no_uncited_prose(searcher):
+    from programs.composer import NO_CITED_FINDINGS
+
+    _, _, pred = run(
+        searcher,
+        question="What was 3M's capital expenditure in FY2022?",
+        insufficient=lambda s, p: True,
+        searches_per_turn=0,
+    )
+    assert NO_CITED_FINDINGS in pred.report
+    assert "MMM FY2022 Q4: evidence incomplete" in pred.report
