@@ -41,27 +41,7 @@ class Researcher(dspy.ReAct):
     def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> Tool:
         """The per-call tool: the prototype's schema over ``tool``, with the search budget."""
         proto = self.tools[TOOL_NAME]
-        budget = {"used": 0}
-
-        def wissen_equity_search(
-            query: str,
-            ticker: str | None = None,
-            fy: int | None = None,
-            fq: int | None = None,
-            doc_type: str | None = None,
-            k: int = self.k,
-        ) -> list[dict] | str:
-            if budget["used"] >= self.max_searches:
-                return (
-                    f"Search budget spent ({self.max_searches} searches this turn): "
-                    "call finish and write the answer from the pages you have."
-                )
-            budget["used"] += 1
-            hits = tool.search(query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k)
-            if on_search is not None:
-                on_search(query, hits)
-            return hits
-
+        wissen_equity_search = tool.as_function(budget=self.max_searches, on_search=on_search)
         return Tool(
             wissen_equity_search,
             name=proto.name,

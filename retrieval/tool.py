@@ -70,8 +70,17 @@ class EquitySearchTool:
             "text": text,
         }
 
-    def as_function(self) -> Callable[..., list[dict]]:
-        """A plain function with the tool's public name, for DSPy's tool calling."""
+    def as_function(
+        self,
+        budget: int | None = None,
+        on_search: Callable[[str, list[dict]], None] | None = None,
+    ) -> Callable[..., list[dict] | str]:
+        """A plain function with the tool's public name, for DSPy's tool calling.
+
+        ``budget`` caps the searches this function makes (one agent turn): past it the
+        model is told to answer from what it has. ``on_search`` sees each query and its hits.
+        """
+        used = 0
 
         def wissen_equity_search(
             query: str,
@@ -80,13 +89,23 @@ class EquitySearchTool:
             fq: int | None = None,
             doc_type: str | None = None,
             k: int = self.default_k,
-        ) -> list[dict]:
+        ) -> list[dict] | str:
             """Search SEC filing pages (10-K, 10-Q, 8-K, earnings) of the research grid.
 
             Returns ranked pages, each with uid, page_id, doc_label, page and text;
             cite pages by uid. Ticker, fiscal year and quarter may be locked to the
             slice under research.
             """
-            return self.search(query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k)
+            nonlocal used
+            if budget is not None and used >= budget:
+                return (
+                    f"Search budget spent ({budget} searches this turn): "
+                    "call finish and write the answer from the pages you have."
+                )
+            used += 1
+            hits = self.search(query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k)
+            if on_search is not None:
+                on_search(query, hits)
+            return hits
 
         return wissen_equity_search

@@ -72,4 +72,3 @@ def wissen_home(tmp_path, monkeypatch, mlflow_template) -> Path:
     monkeypatch.setenv("WISSEN_HOME", str(home))
     monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{home / 'mlflow.db'}")
     return home
-

@@ -40,3 +40,13 @@ def test_function_form_has_the_public_name_and_arguments(searcher):
         "k",
     ]
     assert fn.__doc__ and "cite" in fn.__doc__
+
+
+def test_function_budget_caps_searches_per_turn(searcher):
+    seen = []
+    fn = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4)).as_function(
+        budget=2, on_search=lambda q, hits: seen.append((q, len(hits)))
+    )
+    assert isinstance(fn("capex"), list) and isinstance(fn("dividends"), list)
+    assert "budget spent" in fn("revenue")
+    assert [q for q, _ in seen] == ["capex", "dividends"]
