@@ -36,7 +36,6 @@ class Researcher(dspy.ReAct):
         prototype = EquitySearchTool(searcher=None, default_k=k).as_function()  # type: ignore[arg-type]
         super().__init__(ResearchProbe, tools=[prototype], max_iters=max_searches + 1)
         self.max_searches = max_searches
-        self.k = k
 
     def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> Tool:
         """The per-call tool: the prototype's schema over ``tool``, with the search budget."""
