@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import dspy
 
 from programs.synthesiser import merge_parts, with_references
-from signatures.citations import CitedAnswer
+from signatures.citations import CitedAnswer, iter_markers
 from signatures.composer import ComposeReport, TableRow
 from signatures.daggers import SliceResult, apply_daggers
 from signatures.planner import ResearchPlan
@@ -64,7 +64,8 @@ def comparison_table(
             + " |"
         )
     evidence = {
-        s.slice.label: "incomplete (see Notes)" if s.flagged else "complete" for s in slices
+        s.slice.label: "incomplete (see Notes or Scope)" if s.flagged else "complete"
+        for s in slices
     }
     lines.append("| Evidence | " + " | ".join(evidence.get(label, "–") for label in labels) + " |")
     return "\n".join(lines)
@@ -121,9 +122,11 @@ class ReportComposer(dspy.Module):
         except Exception as exc:
             logger.warning("report composition failed: %s", exc)
             error = f"{type(exc).__name__}: {exc}"[:500]
-        blocks = [f"## Answer\n\n{prose.body.strip()}" if prose.body.strip() else "## Answer"]
-        if error or not prose.body.strip():
-            blocks.append("_The summary could not be written; the findings by slice follow._")
+        cited = any(True for _ in iter_markers(prose.body))
+        blocks = [f"## Answer\n\n{prose.body.strip()}" if cited else "## Answer"]
+        if error or not cited:
+            # As for slices: an answer that cites nothing is not shown as one.
+            blocks.append("_No cited answer could be written; the findings by slice follow._")
         if len(slices) > 1:
             blocks.append("## Comparison\n\n" + comparison_table(labels, rows, slices))
         if self.include_slice_summaries or error:

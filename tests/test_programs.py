@@ -252,4 +252,5 @@ def test_a_slice_without_citations_shows_no_uncited_prose(searcher):
         searches_per_turn=0,
     )
     assert NO_CITED_FINDINGS in pred.report
+    assert "_No cited answer could be written" in pred.report
     assert "MMM FY2022 Q4: evidence incomplete" in pred.report
