@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import uuid
@@ -154,33 +155,28 @@ def ask_command(
         "run_id": run_id,
     }
 
-    def research_once() -> Any:
-        with dspy.context(lm=default_lm, adapter=default_adapter(spec)):
-            return research(question=question)
-
+    tracking = tracked_run("wissen-ask", run_id, params) if track else contextlib.nullcontext()
     try:
-        if track:
-            import mlflow
-
-            with tracked_run("wissen-ask", run_id, params):
-                prediction = research_once()
-                metrics = _report_metrics(prediction)
-                usage = _lm_usage(lms, marks)
-                mlflow.log_metrics({**metrics, **{k: float(v) for k, v in usage.items()}})
-                mlflow.log_text(prediction.report, "report.md")
-                mlflow.log_dict(_record(prediction, params, usage, metrics, start), "run.json")
-        else:
-            prediction = research_once()
+        with tracking:
+            with dspy.context(lm=default_lm, adapter=default_adapter(spec)):
+                prediction = research(question=question)
             metrics = _report_metrics(prediction)
             usage = _lm_usage(lms, marks)
+            record = _record(prediction, params, usage, metrics, start)
+            if track:
+                import mlflow
+
+                mlflow.log_metrics({**metrics, **{k: float(v) for k, v in usage.items()}})
+                mlflow.log_text(prediction.report, "report.md")
+                mlflow.log_dict(record, "run.json")
     except PlanningError as exc:
         raise fail(str(exc)) from None
 
-    record = _record(prediction, params, usage, metrics, start)
+    record_json = json.dumps(record, indent=2, default=str)
     run_dir = data_dir() / "runs" / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "report.md").write_text(prediction.report)
-    (run_dir / "run.json").write_text(json.dumps(record, indent=2, default=str))
+    (run_dir / "run.json").write_text(record_json)
     footer = (
         f"\n---\n*Model {spec.describe()} · {usage['lm_calls']} LM calls · "
         f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens · "
@@ -190,7 +186,7 @@ def ask_command(
     if out:
         out.write_text(report)
     if json_out:
-        json_out.write_text(json.dumps(record, indent=2, default=str))
+        json_out.write_text(record_json)
     console.print(Markdown(report))
     if not prediction.report.strip():
         raise typer.Exit(EXIT_FAILED)

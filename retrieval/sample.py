@@ -47,15 +47,14 @@ def load_vectors(store: SQLiteStore, path: Path) -> int:
 def save_vectors(store: SQLiteStore, doc_names: list[str], path: Path) -> int:
     """Save the current vectors of ``doc_names`` (uid, text hash, float16 vector)."""
     uids, hashes, vectors = [], [], []
+    ids, matrix = store.all_vectors()
+    row_of = {int(pid): i for i, pid in enumerate(ids)}
     for doc in doc_names:
-        pages = store.document_pages(doc)
-        ids = store.candidate_ids_for_pages([p.page_id for p in pages])
-        matrix = store.vectors(ids)
-        by_id = {p.page_id: p for p in pages}
-        for pid, vector in zip(ids.tolist(), matrix, strict=True):
-            uids.append(by_id[pid].uid)
-            hashes.append(text_hash(by_id[pid].text))
-            vectors.append(vector.astype(np.float16))
+        for page in store.document_pages(doc):
+            if page.page_id in row_of:
+                uids.append(page.uid)
+                hashes.append(text_hash(page.text))
+                vectors.append(matrix[row_of[page.page_id]].astype(np.float16))
     np.savez_compressed(
         path,
         uids=np.array(uids),

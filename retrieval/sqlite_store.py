@@ -257,18 +257,6 @@ class SQLiteStore:
         ).fetchall()
         return np.array([r[0] for r in rows], dtype=np.int64)
 
-    def candidate_ids_for_pages(self, page_ids: list[int]) -> np.ndarray:
-        """Those of ``page_ids`` that have a current vector of the active model."""
-        if not page_ids:
-            return np.zeros(0, dtype=np.int64)
-        rows = self.db.execute(
-            f"SELECT p.page_id FROM pages p JOIN vectors v ON v.page_id = p.page_id "
-            f"WHERE v.model_id = ? AND v.text_hash = p.text_hash "
-            f"AND p.page_id IN ({_marks(page_ids)}) ORDER BY p.page_id",
-            [self.model_id, *page_ids],
-        ).fetchall()
-        return np.array([r[0] for r in rows], dtype=np.int64)
-
     def vectors(self, page_ids: np.ndarray) -> np.ndarray:
         ids = [int(i) for i in page_ids]
         if not ids:
