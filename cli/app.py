@@ -8,7 +8,14 @@ apply_offline_defaults()
 
 import typer  # noqa: E402
 
-from cli import ask_command, grid_commands  # noqa: E402
+from cli import (  # noqa: E402
+    ask_command,
+    dashboard_command,
+    eval_command,
+    grid_commands,
+    optimise_command,
+    runs_command,
+)
 from cli.errors import run_guarded  # noqa: E402
 
 app = typer.Typer(
@@ -20,6 +27,10 @@ app = typer.Typer(
 )
 grid_commands.register(app)
 ask_command.register(app)
+eval_command.register(app)
+optimise_command.register(app)
+dashboard_command.register(app)
+runs_command.register(app)
 
 
 def main() -> None:

@@ -15,7 +15,9 @@ from rich.markdown import Markdown
 
 from cli.errors import EXIT_FAILED, fail, stderr
 from cli.grid_commands import StoreOption
-from cli.tracking import data_dir, program_version, tracked_run
+from cli.lm_options import build_models
+from cli.runs_command import REDACTED, RunDir, redact, research_options, resumable
+from cli.tracking import program_version, tracked_run
 
 console = Console(soft_wrap=True)
 
@@ -78,7 +80,10 @@ def _report_metrics(prediction: Any) -> dict[str, float]:
 
 
 def ask_command(
-    question: Annotated[str, typer.Argument(help="a research question about listed companies")],
+    question: Annotated[
+        str | None,
+        typer.Argument(help="a research question about listed companies (none with --resume)"),
+    ] = None,
     lm: Annotated[
         str | None, typer.Option(help="DSPy model string, e.g. openai/gpt-4.1 (default: bundled)")
     ] = None,
@@ -101,35 +106,79 @@ def ask_command(
     store: StoreOption = None,
     track: Annotated[bool, typer.Option(help="log the run to MLflow")] = True,
     quiet: Annotated[bool, typer.Option(help="no live trace")] = False,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            metavar="RUN_ID",
+            help="continue a stopped run (see `research runs`): its question, model, program, "
+            "store and bounds; finished work is not redone",
+        ),
+    ] = None,
+    fallback_lm: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="MODEL",
+            help="a model to use when --lm keeps failing (repeatable, tried in order; "
+            "same --api-base), e.g. a cheaper model of the same provider",
+        ),
+    ] = None,
+    max_calls: Annotated[
+        int | None, typer.Option(min=1, help="LM requests for the whole run, retries included")
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(min=0.01, help="seconds of run time; later LM calls fail fast (daggers)"),
+    ] = None,
+    lm_timeout: Annotated[
+        float, typer.Option(min=0.01, help="seconds one LM request may take")
+    ] = 120.0,
+    retries: Annotated[
+        int,
+        typer.Option(
+            min=0, max=10, help="retries per model on 429/5xx/timeouts (--agents may override)"
+        ),
+    ] = 3,
+    backoff: Annotated[
+        float, typer.Option(min=0.0, help="first retry's wait in seconds; doubles, with jitter")
+    ] = 0.5,
 ) -> None:
     """Research a question over the grid and print a cited report."""
     import dspy
 
+    from evaluation.program_state import load_program
     from programs.errors import PlanningError
-    from programs.language_models import (
-        LMSpec,
-        apply_agent_lms,
-        build_lm,
-        check_lm_reachable,
-        default_adapter,
-        load_agent_overrides,
-    )
+    from programs.language_models import apply_agent_lms
+    from programs.planning_rules import clean_question, question_too_long
     from programs.research_program import ResearchProgram, ResearchSettings
     from retrieval.open_store import open_store
     from retrieval.search import HybridSearcher
 
-    question = " ".join(question.split())
+    previous = resumable(resume, question) if resume is not None else None
+    if previous is not None:
+        stored = previous.options
+        question, lm = stored["question"], stored["lm"]
+        agents, program, store = stored["agents"], stored["program"], stored["store"]
+        max_probes, max_rounds = stored["max_probes"], stored["max_rounds"]
+        api_base = api_base or stored["api_base"]  # the server may have moved
+        if api_base and REDACTED in api_base:
+            raise fail("the run's --api-base held credentials, never stored: give it again")
+    question = clean_question(question or "")
     if not question:
         raise fail("the question is empty: ask something about a listed company")
-    try:
-        spec = LMSpec(model=lm, api_base=api_base) if lm or api_base else LMSpec()
-        check_lm_reachable(spec)
-        default_lm = build_lm(spec)
-        overrides = load_agent_overrides(agents, base=spec) if agents else {}
-        for override in overrides.values():
-            check_lm_reachable(override)
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise fail(str(exc)) from None
+    if too_long := question_too_long(question):
+        raise fail(too_long)
+    models = build_models(
+        lm,
+        api_base,
+        agents=agents,
+        fallbacks=fallback_lm,
+        lm_timeout=lm_timeout,
+        retries=retries,
+        backoff=backoff,
+        max_calls=max_calls,
+        timeout=timeout,
+    )
+    spec, default_lm, resilience = models.spec, models.lm, models.resilience
 
     grid = open_store(store)
     settings = ResearchSettings(
@@ -137,17 +186,20 @@ def ask_command(
     )
     research = ResearchProgram(HybridSearcher(grid), settings=settings)
     if program:
-        research = _load_program(research, program)
-    apply_agent_lms(research, overrides)
+        try:
+            load_program(research, program)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    apply_agent_lms(research, models.overrides)
     start = time.perf_counter()
     if not quiet:
         research.observer = _trace_printer(start)
     lms = _distinct_lms(research, default_lm)
     marks = {id(x): len(x.history) for x in lms}
-    run_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    run_id = previous.run_id if previous else time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     version = program_version(research.dump_state())
     params = {
-        "model": spec.describe(),
+        "model": redact(spec.describe()),
         "program_version": version,
         "question": question,
         "max_probes": max_probes,
@@ -155,14 +207,28 @@ def ask_command(
         "run_id": run_id,
     }
 
+    options = research_options(
+        question=question,
+        lm=lm,
+        api_base=api_base,
+        agents=agents,
+        program=program,
+        store=store,
+        max_probes=max_probes,
+        max_rounds=max_rounds,
+    )
+    run = RunDir.start(run_id, {**params, "options": options, "settings": settings.model_dump()})
+    research.checkpoint = run.checkpoint
     tracking = tracked_run("wissen-ask", run_id, params) if track else contextlib.nullcontext()
+    tracking = run.guard(tracking)  # a run that fails or is interrupted says so in meta.json
     try:
         with tracking:
-            with dspy.context(lm=default_lm, adapter=default_adapter(spec)):
+            with dspy.context(lm=default_lm, adapter=models.adapter):
                 prediction = research(question=question)
             metrics = _report_metrics(prediction)
             usage = _lm_usage(lms, marks)
             record = _record(prediction, params, usage, metrics, start)
+            record["lm_faults"] = resilience.record()
             if track:
                 import mlflow
 
@@ -170,15 +236,16 @@ def ask_command(
                 mlflow.log_text(prediction.report, "report.md")
                 mlflow.log_dict(record, "run.json")
     except PlanningError as exc:
+        if failure := resilience.failure_message():  # the planner had no model to ask
+            raise fail(f"{exc} ({failure})", EXIT_FAILED) from None
         raise fail(str(exc)) from None
 
     record_json = json.dumps(record, indent=2, default=str)
-    run_dir = data_dir() / "runs" / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "report.md").write_text(prediction.report)
-    (run_dir / "run.json").write_text(record_json)
+    (run.path / "report.md").write_text(prediction.report)
+    (run.path / "run.json").write_text(record_json)
+    run.finish(lm_calls=usage["lm_calls"])
     footer = (
-        f"\n---\n*Model {spec.describe()} · {usage['lm_calls']} LM calls · "
+        f"\n---\n*Model {params['model']} · {usage['lm_calls']} LM calls · "
         f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens · "
         f"{record['wall_seconds']:.1f} s · run {run_id}*\n"
     )
@@ -188,6 +255,8 @@ def ask_command(
     if json_out:
         json_out.write_text(record_json)
     console.print(Markdown(report))
+    if failure := resilience.failure_message():
+        raise fail(failure, EXIT_FAILED)
     if not prediction.report.strip():
         raise typer.Exit(EXIT_FAILED)
 
@@ -200,18 +269,6 @@ def _record(prediction, params, usage, metrics, start) -> dict[str, Any]:
         "metrics": metrics,
         "wall_seconds": round(time.perf_counter() - start, 3),
     }
-
-
-def _load_program(research: Any, path: Path) -> Any:
-    """Load compiled prompts and demos into ``research``; a clear error if they don't fit."""
-    file = path / "program.json" if path.is_dir() else path
-    if not file.exists():
-        raise fail(f"no compiled program at {file}")
-    try:
-        research.load(str(file))
-    except Exception as exc:  # DSPy raises several types for state that does not fit
-        raise fail(f"{file} does not fit this version of the program: {exc}") from None
-    return research
 
 
 def register(app: typer.Typer) -> None:

@@ -34,10 +34,15 @@ def run_guarded(app: typer.Typer) -> None:
     if debug:
         sys.argv.remove("--debug")
     try:
-        app(standalone_mode=True)
-    except KeyboardInterrupt:
+        # Not standalone: click would turn Ctrl-C into "Aborted!" and exit 1.
+        code = app(standalone_mode=False)
+    except (KeyboardInterrupt, typer.Abort):
         stderr.print("interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except typer.TyperException as exc:  # usage errors (typer's bundled click): exit 2
+        if hasattr(exc, "show"):
+            exc.show()
+        sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     except SystemExit:
         raise
     except Exception as exc:
@@ -47,3 +52,4 @@ def run_guarded(app: typer.Typer) -> None:
             f"[bold red]error:[/] {exc}  (rerun with --debug for details)", highlight=False
         )
         sys.exit(EXIT_FAILED)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -34,6 +34,29 @@ def tracking_uri() -> str:
     return f"sqlite:///{path}"
 
 
+def artifact_root() -> Path:
+    """Where run artifacts go: beside a local SQLite store, else the data dir.
+
+    MLflow's default for a database store is ``./mlruns`` in whatever directory a command
+    runs from; artifacts should live with the runs they belong to.
+    """
+    uri = tracking_uri()
+    if uri.startswith("sqlite:///"):
+        return Path(uri.removeprefix("sqlite:///")).parent / "mlartifacts"
+    return data_dir() / "mlartifacts"
+
+
+def _use_experiment(name: str) -> None:
+    import mlflow
+
+    if mlflow.get_experiment_by_name(name) is None:
+        location = artifact_root()
+        location.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(mlflow.exceptions.MlflowException):  # created meanwhile
+            mlflow.create_experiment(name, artifact_location=location.as_uri())
+    mlflow.set_experiment(name)
+
+
 def program_version(state: dict[str, Any]) -> str:
     """Short hash of a program's saved state: the same prompts and demos, the same version."""
     blob = json.dumps(state, sort_keys=True, default=str).encode()
@@ -41,20 +64,55 @@ def program_version(state: dict[str, Any]) -> str:
 
 
 @contextlib.contextmanager
-def tracked_run(experiment: str, run_name: str, params: dict[str, Any]) -> Iterator[Any]:
-    """An MLflow run with DSPy autologging; marks the run failed or killed on exceptions."""
+def tracked_run(
+    experiment: str, run_name: str, params: dict[str, Any], optimising: bool = False
+) -> Iterator[Any]:
+    """An MLflow run with DSPy autologging; marks the run failed or killed on exceptions.
+
+    With ``optimising`` autologging also records the compile and one child run per
+    candidate evaluation. Ctrl-C ends every run still open (children included) as KILLED,
+    so the tracking store never keeps a run that claims to be running.
+    """
     import mlflow
 
     mlflow.set_tracking_uri(tracking_uri())
-    mlflow.set_experiment(experiment)
-    mlflow.dspy.autolog(log_traces=True, silent=True)
+    _use_experiment(experiment)
+    mlflow.dspy.autolog(log_traces=True, log_compiles=optimising, log_evals=optimising, silent=True)
     with mlflow.start_run(run_name=run_name) as run:
         mlflow.log_params({k: str(v)[:500] for k, v in params.items()})
         try:
             yield run
         except KeyboardInterrupt:
-            mlflow.end_run(status="KILLED")
+            _end_open_runs("KILLED")
+            raise
+        except BaseException:
+            _end_open_runs("FAILED")
             raise
         finally:
             with contextlib.suppress(Exception):
                 mlflow.flush_trace_async_logging()
+
+
+def _end_open_runs(status: str) -> None:
+    import mlflow
+
+    while mlflow.active_run() is not None:
+        mlflow.end_run(status=status)
+
+
+def log_outcome(outcome: Any, prefix: str = "") -> None:
+    """An evaluation's metric means and per-example table on the active MLflow run."""
+    import mlflow
+
+    mlflow.log_metrics({f"{prefix}{k}": v for k, v in outcome.means.items()})
+    mlflow.log_metrics({f"{prefix}examples": len(outcome.rows), f"{prefix}failed": outcome.errors})
+    rows = [
+        {"id": r["id"], "question": r["question"], "error": r["error"], **r["metrics"]}
+        for r in outcome.rows
+    ]
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    if rows:
+        mlflow.log_table(
+            {k: [row.get(k) for row in rows] for k in columns}, f"{prefix}results.json"
+        )
+    mlflow.log_dict({"rows": outcome.rows}, f"{prefix}outputs.json")

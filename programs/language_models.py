@@ -92,7 +92,9 @@ class LMSpec:
     `model=None` means the bundled local model, or with `api_base` the model the server
     serves (when it serves exactly one). `temperature=0.0` because research answers should be
     reproducible and DSPy caches by request. `timeout` and `num_retries` apply to network
-    models only; the local engine is deterministic, so retrying it is pointless.
+    models only; the local engine is deterministic, so retrying it is pointless. `research ask`
+    wraps each LM in `programs.resilient_lm.ResilientLM`, which takes over the retries
+    (`num_retries` per model, with backoff and fallbacks) and turns DSPy's own off.
     """
 
     model: str | None = None

@@ -16,11 +16,13 @@ import dspy
 
 from programs.errors import PlanningError
 from programs.planning_rules import (
+    clean_question,
     coverage_text,
     merge_facets,
     name_index,
     plan_slices,
     prepass,
+    question_too_long,
     resolve_name,
 )
 from retrieval.companies import Company, load_companies
@@ -84,17 +86,21 @@ class SlicePlanner(dspy.Module):
 
     # -- the module ------------------------------------------------------------------------
     def forward(self, question: str) -> ResearchPlan:
-        question = (question or "").strip()
+        question = clean_question(question or "")
         if not self.cells:
             raise PlanningError("The grid is empty: run `research ingest PATH` first.")
         coverage = coverage_text(self.cells)
         if not question:
             raise PlanningError(f"The question is empty. The grid covers {coverage}.")
+        if too_long := question_too_long(question):
+            raise PlanningError(too_long)
         grid = {c.ticker for c in self.cells}
         known_names = {c.ticker: c.name for c in self.companies} | {
             c.ticker: c.company for c in self.cells
         }
         pre = prepass(question, self.companies, self.cells)
+        if pre.invalid:
+            raise PlanningError(" ".join(pre.invalid) + f" The grid covers {coverage}.")
         llm, failure = self._llm_facets(question)
         facets = merge_facets(pre, llm, question)
         unknown = list(pre.unknown)

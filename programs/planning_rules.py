@@ -15,6 +15,7 @@ Everything here is a pure function of its inputs, so the rules are property-test
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -62,6 +63,42 @@ _DEEP_RE = re.compile(
     re.IGNORECASE,
 )
 _TICKER_TOKEN_RE = re.compile(r"(?<![\w$])\$?([A-Z]{1,5})(?![\w&])")
+# "Q5", "FQ0", "Q12": a quarter that does not exist (a typo the user should hear about).
+_BAD_QUARTER_RE = re.compile(r"\bf?q(0|[5-9]|\d{2,})\b", re.IGNORECASE)
+MIN_FY, MAX_FY = 1990, 2100
+# Every prompt carries the question (probes x rounds), so its length bounds a run's cost;
+# FinanceBench's longest question is 396 characters.
+MAX_QUESTION_CHARS = 2000
+# Control characters (NUL, terminal escapes), format characters (bidi overrides, zero-width
+# spaces), lone surrogates (undecodable argv bytes) and private-use code points.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co"})
+_ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def clean_question(text: str) -> str:
+    """The question as agents, logs and files should see it: terminal escape sequences and
+    invisible or control characters removed, whitespace runs collapsed to one space.
+
+    Nothing unprintable then reaches a prompt, a run record or a terminal, and a lone
+    surrogate from undecodable input cannot fail a write half-way through a run.
+    """
+    text = _ANSI_RE.sub("", text)
+    kept = (
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE
+    )
+    return " ".join("".join(kept).split())
+
+
+def question_too_long(question: str) -> str | None:
+    """The message for a question over :data:`MAX_QUESTION_CHARS`, or None if it fits."""
+    if len(question) <= MAX_QUESTION_CHARS:
+        return None
+    return (
+        f"The question is {len(question):,} characters long; the limit is "
+        f"{MAX_QUESTION_CHARS:,}. Ask one focused question."
+    )
 
 
 def _year_value(text: str) -> int:
@@ -92,6 +129,7 @@ class PrePass:
     fiscal_quarters: list[int] = field(default_factory=list)
     last_n_years: int | None = None
     deep: bool = False
+    invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
 
     @property
     def found_period(self) -> bool:
@@ -162,7 +200,15 @@ def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCel
     # "Q3 23" / "3Q23": a two-digit year glued to a quarter.
     for m in re.finditer(r"\b(?:q[1-4]|[1-4]q)\s*'?(\d{2})\b", question, re.IGNORECASE):
         years.add(2000 + int(m.group(1)))
-    found.fiscal_years = sorted(y for y in years if 1990 <= y <= 2100)
+    found.fiscal_years = sorted(y for y in years if MIN_FY <= y <= MAX_FY)
+    for m in _YEAR_RE.finditer(question):
+        year = _year_value(m.group())
+        if m.group()[0].isalpha() and not MIN_FY <= year <= MAX_FY:  # "FY1850", not "in 1950"
+            found.invalid.append(
+                f"FY{year} is outside the fiscal years this tool reads ({MIN_FY}-{MAX_FY})."
+            )
+    for m in _BAD_QUARTER_RE.finditer(question):
+        found.invalid.append(f"{m.group()} is not a fiscal quarter (quarters are Q1-Q4).")
 
     quarters = set()
     for m in _QUARTER_RE.finditer(question):

@@ -16,6 +16,11 @@ parent's overrides into each worker and rebinds the callback call id. Each task 
 runs inside ``contextvars.copy_context()`` taken in the submitting thread, which carries
 those same overrides and every other context variable (callback ancestry, MLflow's active
 span) to the worker. Per-predictor LMs (``predictor.lm``) are attributes and need nothing.
+
+With a :class:`~programs.checkpoints.Checkpoint` attached (``program.checkpoint``), the
+plan, each slice's probes, each closed probe and each slice synthesis are saved as they
+finish and loaded instead of recomputed on the next run over the same directory: a killed
+run resumes without repeating finished LM work. Only the report composition is always redone.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 import dspy
 from pydantic import BaseModel, Field
 
+from programs.checkpoints import Checkpoint
 from programs.composer import ReportComposer
 from programs.events import EventEmitter, ResearchEvent
 from programs.planner import SlicePlanner
@@ -75,6 +81,9 @@ class _SliceState:
     probe_error: str | None = None
     report: SliceReport | None = None
     synthesis: dict[str, Any] = field(default_factory=dict)
+    # Some stage of this slice ran in this process: its later stages' checkpoints were built
+    # from other inputs and are not used.
+    recomputed: bool = False
 
 
 class ResearchProgram(dspy.Module):
@@ -98,6 +107,8 @@ class ResearchProgram(dspy.Module):
         self.synthesiser = SliceSynthesiser()
         self.composer = ReportComposer(include_slice_summaries=s.include_slice_summaries)
         self.observer: Callable[[ResearchEvent], None] | None = None
+        # Where finished work is saved and found again (resume); None: a run keeps nothing.
+        self.checkpoint: Checkpoint | None = None
 
     # -- stages (each runs in a worker thread) -----------------------------------------------
     def _slice_context(self, ref: SliceRef) -> str:
@@ -140,69 +151,88 @@ class ResearchProgram(dspy.Module):
     def _research_slices(
         self, question: str, plan: ResearchPlan, emit: EventEmitter
     ) -> list[_SliceState]:
+        """Run every slice's stages on one pool; work the checkpoint holds is loaded instead.
+
+        Each stage ends in one handler (``probes_ready``, ``probe_closed``, ``slice_done``)
+        whether its result came from a worker or from the checkpoint, so a resumed run takes
+        the same path as a fresh one and makes no LM call for finished work. A stage's
+        checkpoint is used only if everything it was built from was restored too (a probe
+        list regenerated, or a probe rerun, invalidates what came after it). Fresh results
+        are checkpointed in this thread, in the order they finish, except a probe or a
+        synthesis that ended on an error (an LM that was down, a spent call budget): a resume
+        tries those again.
+        """
+        saved = self.checkpoint or Checkpoint(None)
         states = [_SliceState(ref) for ref in plan.slices]
         pool = ThreadPoolExecutor(
             max_workers=self.settings.concurrency, thread_name_prefix="research"
         )
-        pending: dict[Future, tuple[str, int, int]] = {}
+        pending: dict[Future, tuple[str, _SliceState, int]] = {}
 
-        def submit(kind: str, i: int, j: int, fn: Callable[..., Any], *args: Any) -> None:
+        def submit(
+            kind: str, state: _SliceState, j: int, fn: Callable[..., Any], *args: Any
+        ) -> None:
             # A fresh copy of the submitter's context per task: dspy.context overrides and
             # callback/tracing context variables follow the work into the worker thread.
             ctx = contextvars.copy_context()
-            pending[pool.submit(ctx.run, fn, *args)] = (kind, i, j)
+            pending[pool.submit(ctx.run, fn, *args)] = (kind, state, j)
+
+        def probes_ready(state: _SliceState, restored: bool = False) -> None:
+            titles = "; ".join(p.probe_title for p in state.probes)
+            emit.emit("probes", state.ref.label, detail=titles + _restored(restored))
+            for j, probe in enumerate(state.probes, 1):
+                outcome = None if state.recomputed else saved.load_probe(state.ref, j)
+                if outcome is None:
+                    submit("probe", state, j, self._run_probe, question, state.ref, probe, j, emit)
+                else:
+                    probe_closed(state, j, outcome)
+
+        def probe_closed(state: _SliceState, j: int, outcome: ProbeOutcome) -> None:
+            state.outcomes[j] = outcome
+            if len(state.outcomes) < len(state.probes):
+                return
+            synthesised = None if state.recomputed else saved.load_slice(state.ref)
+            if synthesised is None:
+                submit("synth", state, 0, self._synthesise, question, state)
+            else:
+                state.report, state.synthesis = synthesised
+                slice_done(state, restored=True)
+
+        def slice_done(state: _SliceState, restored: bool = False) -> None:
+            report = state.report
+            detail = f"{len(report.citations)} citation(s)" + (
+                f"; open: {'; '.join(report.open_issues)}" if report.open_issues else ""
+            )
+            emit.emit("slice_done", state.ref.label, detail=detail + _restored(restored))
 
         try:
-            for i, state in enumerate(states):
+            for state in states:
                 emit.emit("slice_start", state.ref.label)
-                submit("probes", i, 0, self._generate_probes, question, state.ref)
+                probes = saved.load_probes(state.ref)
+                if probes is None:
+                    submit("probes", state, 0, self._generate_probes, question, state.ref)
+                else:
+                    state.probes, state.probe_error = probes
+                    probes_ready(state, restored=True)
             while pending:
                 done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
                 for future in done:
-                    kind, i, j = pending.pop(future)
-                    state = states[i]
-                    label = state.ref.label
+                    kind, state, j = pending.pop(future)
+                    state.recomputed = True
                     if kind == "probes":
-                        try:
-                            pred = future.result()
-                            state.probes, state.probe_error = list(pred.probes), pred.error
-                        except Exception as exc:  # ProbeGenerator already falls back; backstop
-                            state.probes = [
-                                Probe(probe_title="The question", probe_question=question)
-                            ]
-                            state.probe_error = f"{type(exc).__name__}: {exc}"
-                        emit.emit(
-                            "probes", label, detail="; ".join(p.probe_title for p in state.probes)
-                        )
-                        for j, probe in enumerate(state.probes, 1):
-                            submit(
-                                "probe", i, j, self._run_probe, question, state.ref, probe, j, emit
-                            )
+                        state.probes, state.probe_error = _probes_of(future, question)
+                        saved.save_probes(state.ref, state.probes, state.probe_error)
+                        probes_ready(state)
                     elif kind == "probe":
-                        try:
-                            state.outcomes[j] = future.result()
-                        except Exception as exc:  # ProbeLoop never raises; backstop
-                            state.outcomes[j] = _failed_probe(state.probes[j - 1], j, exc)
-                        if len(state.outcomes) == len(state.probes):
-                            submit("synth", i, 0, self._synthesise, question, state)
+                        outcome = _outcome_of(future, state.probes[j - 1], j)
+                        if not _errored(outcome):
+                            saved.save_probe(state.ref, j, outcome)
+                        probe_closed(state, j, outcome)
                     else:
-                        try:
-                            pred = future.result()
-                            state.report = pred.slice_report
-                            state.synthesis = {
-                                "summary_words": pred.summary_words,
-                                "fabricated_citations": pred.fabricated_citations,
-                                "error": pred.error,
-                            }
-                        except Exception as exc:  # the synthesiser catches LM errors; backstop
-                            state.report = _unsynthesised(state)
-                            state.synthesis = {"error": f"{type(exc).__name__}: {exc}"[:500]}
-                        detail = f"{len(state.report.citations)} citation(s)" + (
-                            f"; open: {'; '.join(state.report.open_issues)}"
-                            if state.report.open_issues
-                            else ""
-                        )
-                        emit.emit("slice_done", label, detail=detail)
+                        state.report, state.synthesis = _synthesis_of(future, state)
+                        if _whole(state):
+                            saved.save_slice(state.ref, state.report, state.synthesis)
+                        slice_done(state)
         finally:
             pool.shutdown(wait=not pending, cancel_futures=True)
         return states
@@ -211,8 +241,13 @@ class ResearchProgram(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         started = time.monotonic()
         emit = EventEmitter(self.observer)
-        plan = self.planner(question=question)
-        emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan))
+        saved = self.checkpoint or Checkpoint(None)
+        plan = saved.load_plan()
+        restored = plan is not None
+        if plan is None:
+            plan = self.planner(question=question)
+            saved.save_plan(plan)
+        emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + _restored(restored))
         states = self._research_slices(plan.question, plan, emit)
         slices = [s.report for s in states if s.report is not None]
         pages: dict[str, Hit] = {}
@@ -295,6 +330,50 @@ class ResearchProgram(dspy.Module):
         }
 
 
+def _probes_of(future: Future, question: str) -> tuple[list[Probe], str | None]:
+    try:
+        pred = future.result()
+        return list(pred.probes), pred.error
+    except Exception as exc:  # ProbeGenerator already falls back; backstop
+        fallback = [Probe(probe_title="The question", probe_question=question)]
+        return fallback, f"{type(exc).__name__}: {exc}"
+
+
+def _outcome_of(future: Future, probe: Probe, index: int) -> ProbeOutcome:
+    try:
+        return future.result()
+    except Exception as exc:  # ProbeLoop never raises; backstop
+        return _failed_probe(probe, index, exc)
+
+
+def _synthesis_of(future: Future, state: _SliceState) -> tuple[SliceReport, dict[str, Any]]:
+    try:
+        pred = future.result()
+    except Exception as exc:  # the synthesiser catches LM errors; backstop
+        return _unsynthesised(state), {"error": f"{type(exc).__name__}: {exc}"[:500]}
+    synthesis = {
+        "summary_words": pred.summary_words,
+        "fabricated_citations": pred.fabricated_citations,
+        "error": pred.error,
+    }
+    return pred.slice_report, synthesis
+
+
+def _errored(outcome: ProbeOutcome) -> bool:
+    """Whether a probe closed because something raised, rather than on the evidence."""
+    rounds = outcome.record.get("rounds", [])
+    return bool(outcome.record.get("error")) or any("error" in r for r in rounds)
+
+
+def _whole(state: _SliceState) -> bool:
+    """A synthesis worth keeping: it, and every probe it summarises, ended without error."""
+    return not state.synthesis.get("error") and not any(map(_errored, state.outcomes.values()))
+
+
+def _restored(restored: bool) -> str:
+    return " (from checkpoint)" if restored else ""
+
+
 def _failed_probe(probe: Probe, index: int, exc: BaseException) -> ProbeOutcome:
     reason = f"probe failed ({type(exc).__name__})"
     answer = ProbeAnswer(
@@ -310,6 +389,7 @@ def _failed_probe(probe: Probe, index: int, exc: BaseException) -> ProbeOutcome:
         "question": probe.probe_question,
         "status": "insufficient_evidence",
         "reason": reason,
+        "error": f"{type(exc).__name__}: {exc}"[:500],
         "rounds": [],
         "fabricated_citations": 0,
         "searches": 0,

@@ -101,6 +101,8 @@ class SliceSynthesiser(dspy.Module):
         except Exception as exc:
             logger.warning("slice synthesis failed for %s: %s", slice.label, exc)
             error = f"{type(exc).__name__}: {exc}"[:500]
+            # The probes' findings still stand, but nothing checked them together: flag it.
+            open_issues = [*open_issues, f"slice summary not written ({type(exc).__name__})"]
         merged, parts = merge_parts([summary, *(p.answer for p in probes)])
         renumbered_probes = [
             p.model_copy(update={"answer": part}) for p, part in zip(probes, parts[1:], strict=True)

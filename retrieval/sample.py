@@ -12,8 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval.ingest import IngestReport, ingest
+from retrieval.ingest import IngestReport, ingest, jsonl_documents
 from retrieval.sqlite_store import SQLiteStore, text_hash
+from retrieval.store import GridCell
 
 SAMPLE_DIR = Path(__file__).parent / "sample"
 SAMPLE_PAGES = SAMPLE_DIR / "pages.jsonl.gz"
@@ -63,3 +64,21 @@ def save_vectors(store: SQLiteStore, doc_names: list[str], path: Path) -> int:
         model_id=np.array(store.model_id),
     )
     return len(uids)
+
+
+def sample_cells() -> list[GridCell]:
+    """The grid cells the bundled sample holds, read from its pages without building a store.
+
+    Golden sets written against the sample grid (the planner's) plan over exactly these
+    cells, whatever else a user's grid holds.
+    """
+    counts: dict[tuple[str, int, int], list] = {}
+    for doc in jsonl_documents(SAMPLE_PAGES, IngestReport()):
+        for page in doc.pages:
+            entry = counts.setdefault((page.ticker, page.fy, page.fq), [page.company, set(), 0])
+            entry[1].add(page.doc_type)
+            entry[2] += 1
+    return [
+        GridCell(ticker=t, company=c, fy=fy, fq=fq, doc_types=tuple(sorted(types)), pages=n)
+        for (t, fy, fq), (c, types, n) in sorted(counts.items())
+    ]

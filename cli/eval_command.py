@@ -1,0 +1,162 @@
+"""``research eval``: score a program (the shipped one or a compiled one) on a golden set."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cli.errors import fail, stderr
+from cli.grid_commands import StoreOption
+from cli.lm_options import ApiBaseOption, LMOption, build_models
+from cli.tracking import log_outcome, program_version, tracked_run
+
+console = Console(soft_wrap=True)
+
+SetOption = Annotated[
+    str, typer.Option("--set", help="golden set: financebench, planner or reports")
+]
+ProgramOption = Annotated[
+    Path | None, typer.Option(help="a compiled program (optimised/NAME or its program.json)")
+]
+
+
+def metric_table(title: str, columns: dict[str, dict[str, float]]) -> Table:
+    """One row per metric, one column per program/split (means, 0-1)."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("metric")
+    for name in columns:
+        table.add_column(name, justify="right")
+    metrics: list[str] = []
+    for values in columns.values():
+        metrics += [m for m in values if m not in metrics]
+    for metric in metrics:
+        table.add_row(
+            metric, *(f"{v[metric]:.3f}" if metric in v else "-" for v in columns.values())
+        )
+    return table
+
+
+def example_table(outcome: Any) -> Table:
+    table = Table(title="per example", title_justify="left")
+    table.add_column(
+        "id", no_wrap=True, min_width=max((len(r["id"]) for r in outcome.rows), default=2)
+    )
+    table.add_column("question", max_width=48, overflow="ellipsis", no_wrap=True)
+    for metric in outcome.metrics:
+        table.add_column(metric, justify="right", min_width=4, overflow="fold")
+    for row in outcome.rows:
+        cells = [
+            f"{row['metrics'][m]:.2f}" if m in row["metrics"] else "-" for m in outcome.metrics
+        ]
+        table.add_row(row["id"], row["question"] + (" (failed)" if row["error"] else ""), *cells)
+    return table
+
+
+def prepare_research(store: Path | None, program: Path | None, max_probes: int, max_rounds: int):
+    """The research program over the grid, with a compiled program's state if given."""
+    from evaluation.program_state import load_program
+    from programs.research_program import ResearchProgram, ResearchSettings
+    from retrieval.open_store import open_store
+    from retrieval.search import HybridSearcher
+
+    grid = open_store(store)
+    settings = ResearchSettings(max_probes=max_probes, max_rounds=max_rounds)
+    research = ResearchProgram(HybridSearcher(grid), settings=settings)
+    if program is not None:
+        try:
+            load_program(research, program)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    return grid, research
+
+
+def answerable_examples(task: Any, name: str, split: str | None, grid: Any, limit: int | None):
+    """The split's examples the grid can answer (a clear error if none), first ``limit``."""
+    from evaluation.evalsets import load_examples
+
+    try:
+        examples = load_examples(name, split)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    usable = task.answerable(examples, grid)
+    if not usable:
+        raise fail(
+            f"none of the {len(examples)} {name} {split or ''} examples has its evidence in this "
+            "grid; ingest the filings first: research ingest ../shared/financebench/pages.jsonl.gz"
+        )
+    if len(usable) < len(examples):
+        stderr.print(
+            f"{len(examples) - len(usable)} of {len(examples)} {name} {split or ''} examples "
+            "skipped: their evidence pages are not in the grid",
+            highlight=False,
+        )
+    return usable[:limit] if limit else usable
+
+
+def eval_command(
+    set_name: SetOption = "financebench",
+    split: Annotated[str, typer.Option(help="train, dev or test")] = "test",
+    program: ProgramOption = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="first N examples only")] = None,
+    lm: LMOption = None,
+    api_base: ApiBaseOption = None,
+    store: StoreOption = None,
+    max_probes: Annotated[int, typer.Option(min=1, max=5)] = 5,
+    max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 5,
+    threads: Annotated[int, typer.Option(min=1, max=32, help="examples run at once")] = 1,
+    examples: Annotated[bool, typer.Option("--examples", help="also print each example")] = False,
+    track: Annotated[bool, typer.Option(help="log the evaluation to MLflow")] = True,
+) -> None:
+    """Score a program on a golden set with every metric; one MLflow run per evaluation."""
+    import dspy
+
+    from evaluation.evalsets import evalset_hash
+    from evaluation.runner import evaluate
+    from evaluation.tasks import task_for
+
+    try:
+        task = task_for(set_name)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    grid, research = prepare_research(store, program, max_probes, max_rounds)
+    chosen = answerable_examples(task, set_name, split, grid, limit)
+    model = build_models(lm, api_base)
+    run_name = f"eval-{set_name}-{split}-" + time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:4]
+    params = {
+        "set": set_name,
+        "split": split,
+        "model": model.description,
+        "program": str(program) if program else "(shipped)",
+        "program_version": program_version(research.dump_state()),
+        "evalset_hash": evalset_hash(set_name),
+        "examples": len(chosen),
+        "max_probes": max_probes,
+        "max_rounds": max_rounds,
+    }
+    stderr.print(
+        f"evaluating on {len(chosen)} {set_name} {split} example(s) with {model.description}"
+    )
+    tracking = tracked_run("wissen-eval", run_name, params) if track else contextlib.nullcontext()
+    with tracking:
+        with dspy.context(lm=model.lm, adapter=model.adapter):
+            outcome = evaluate(task.program(research), task, chosen, split, num_threads=threads)
+        if track:
+            log_outcome(outcome)
+    console.print(
+        metric_table(f"{set_name} / {split} ({len(chosen)} examples)", {"mean": outcome.means})
+    )
+    if examples:
+        console.print(example_table(outcome))
+    if outcome.errors:
+        stderr.print(f"{outcome.errors} example(s) failed to run and scored 0", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("eval")(eval_command)

@@ -1,0 +1,1 @@
+"""Evaluation: the golden sets (``evaluation.evalsets``) the harness and optimisers run on."""

@@ -1,0 +1,103 @@
+"""The optimisers ``research optimise`` offers, each sized by a budget.
+
+* ``bootstrap``: few-shot demos from the program's own successful traces on train
+  (``light``: one pass; ``medium``/``heavy``: 4/8 candidate demo sets chosen on dev).
+* ``mipro``: MIPROv2 proposes instructions and demo sets, searched with Optuna on dev
+  (``auto`` = the budget).
+* ``gepa``: reflective instruction evolution from the metric's textual feedback, with a
+  reflection LM, Pareto selection on dev (``auto`` = the budget).
+* ``simba``: stochastic mini-batch ascent on train with self-reflective rules.
+
+Every optimiser compiles on train only; dev is the selection set; test is never shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import dspy
+
+OPTIMISERS = ("bootstrap", "mipro", "gepa", "simba")
+BUDGETS = ("light", "medium", "heavy")
+
+_BOOTSTRAP_CANDIDATES = {"light": 0, "medium": 4, "heavy": 8}
+_SIMBA_STEPS = {"light": 4, "medium": 8, "heavy": 16}
+
+
+@dataclass(frozen=True)
+class OptimiserSpec:
+    name: str
+    budget: str = "light"
+    seed: int = 7
+    num_threads: int = 4
+    max_demos: int = 3
+
+    def __post_init__(self) -> None:
+        if self.name not in OPTIMISERS:
+            raise ValueError(f"unknown optimiser {self.name!r}: choose {', '.join(OPTIMISERS)}")
+        if self.budget not in BUDGETS:
+            raise ValueError(f"unknown budget {self.budget!r}: choose {', '.join(BUDGETS)}")
+
+
+def compile_program(
+    spec: OptimiserSpec,
+    student: dspy.Module,
+    train: list[dspy.Example],
+    dev: list[dspy.Example],
+    metric: Any,
+    feedback_metric: Any,
+    proposer_lm: dspy.LM | None = None,
+) -> dspy.Module:
+    """Compile ``student`` on ``train`` with ``spec``; dev picks between candidates."""
+    if not train:
+        raise ValueError("the train split is empty: nothing to compile on")
+    demos = spec.max_demos
+    if spec.name == "bootstrap":
+        candidates = _BOOTSTRAP_CANDIDATES[spec.budget]
+        if candidates == 0:
+            optimiser = dspy.BootstrapFewShot(
+                metric=metric, max_bootstrapped_demos=demos, max_labeled_demos=demos
+            )
+            return optimiser.compile(student, trainset=train)
+        optimiser = dspy.BootstrapFewShotWithRandomSearch(
+            metric=metric,
+            max_bootstrapped_demos=demos,
+            max_labeled_demos=demos,
+            num_candidate_programs=candidates,
+            num_threads=spec.num_threads,
+        )
+        return optimiser.compile(student, trainset=train, valset=dev or None)
+    if spec.name == "mipro":
+        optimiser = dspy.MIPROv2(
+            metric=metric,
+            prompt_model=proposer_lm,
+            auto=spec.budget,
+            max_bootstrapped_demos=demos,
+            max_labeled_demos=demos,
+            num_threads=spec.num_threads,
+            seed=spec.seed,
+            verbose=False,
+        )
+        return optimiser.compile(student, trainset=train, valset=dev or None, seed=spec.seed)
+    if spec.name == "gepa":
+        optimiser = dspy.GEPA(
+            metric=feedback_metric,
+            auto=spec.budget,
+            reflection_lm=proposer_lm or dspy.settings.lm,
+            num_threads=spec.num_threads,
+            seed=spec.seed,
+            track_stats=True,
+            use_mlflow=True,
+        )
+        return optimiser.compile(student, trainset=train, valset=dev or None)
+    optimiser = dspy.SIMBA(
+        metric=metric,
+        bsize=min(32, len(train)),
+        num_candidates=4,
+        max_steps=_SIMBA_STEPS[spec.budget],
+        max_demos=demos,
+        prompt_model=proposer_lm,
+        num_threads=spec.num_threads,
+    )
+    return optimiser.compile(student, trainset=train, seed=spec.seed)

@@ -1,0 +1,108 @@
+"""Scoring a program on an evalset: ``dspy.Evaluate`` for the headline, every metric per row.
+
+``dspy.Evaluate`` runs the program over the examples (threads, progress bar, errors
+counted rather than raised) and averages the set's headline metric. The other metrics are
+deterministic and cheap, so they are computed afterwards from the same predictions rather
+than by running the program again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import dspy
+
+from evaluation.tasks import EvalTask
+from metrics._inputs import field as field_of
+
+
+@dataclass
+class EvalOutcome:
+    """Per-example rows and per-metric means (0-1) of one program on one set and split."""
+
+    task: str
+    split: str | None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def metrics(self) -> list[str]:
+        names: list[str] = []
+        for row in self.rows:
+            names += [k for k in row["metrics"] if k not in names]
+        return names
+
+    @property
+    def means(self) -> dict[str, float]:
+        out = {}
+        for name in self.metrics:
+            values = [r["metrics"][name] for r in self.rows if name in r["metrics"]]
+            out[name] = sum(values) / len(values) if values else 0.0
+        return out
+
+    @property
+    def score(self) -> float:
+        """The headline: mean of each row's ``score`` (a failed example scores 0)."""
+        return (
+            sum(r["metrics"].get("score", 0.0) for r in self.rows) / len(self.rows)
+            if self.rows
+            else 0.0
+        )
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for r in self.rows if r["error"])
+
+
+def _failed(pred: Any, task: EvalTask) -> bool:
+    """``dspy.Evaluate`` hands back an empty prediction for an example that raised."""
+    key = "plan" if task.planner_only else "report"
+    return field_of(pred, key) is None
+
+
+def evaluate(
+    program: dspy.Module,
+    task: EvalTask,
+    examples: list[dspy.Example],
+    split: str | None = None,
+    num_threads: int = 1,
+    progress: bool = True,
+) -> EvalOutcome:
+    """Run ``program`` on ``examples`` and score every metric of ``task`` per example."""
+    outcome = EvalOutcome(task=task.name, split=split)
+    if not examples:
+        return outcome
+    evaluator = dspy.Evaluate(
+        devset=examples,
+        metric=task.metric,
+        num_threads=num_threads,
+        display_progress=progress,
+        display_table=False,
+        max_errors=len(examples) + 1,
+        provide_traceback=False,
+        failure_score=0.0,
+    )
+    # Autologging would log this call into whatever run is active; callers log their own.
+    result = evaluator(program, callback_metadata={"disable_logging": True})
+    for example, pred, _ in result.results:
+        failed = _failed(pred, task)
+        parts = {"score": 0.0} if failed else task.parts(example, pred)
+        outcome.rows.append(
+            {
+                "id": field_of(example, "id", ""),
+                "question": field_of(example, "question", ""),
+                "metrics": parts,
+                "error": failed,
+                "output": _output_text(pred, task) if not failed else "",
+            }
+        )
+    return outcome
+
+
+def _output_text(pred: Any, task: EvalTask) -> str:
+    if task.planner_only:
+        plan = field_of(pred, "plan")
+        return ", ".join(plan.labels) + (
+            " | " + " ".join(plan.user_notes()) if plan.user_notes() else ""
+        )
+    return str(field_of(pred, "report", ""))
