@@ -228,7 +228,10 @@ def ask_command(
             metrics = _report_metrics(prediction)
             usage = _lm_usage(lms, marks)
             record = _record(prediction, params, usage, metrics, start)
-            record["lm_faults"] = resilience.record()
+            faults = resilience.record()
+            record["lm_faults"] = {
+                k: redact(v) if isinstance(v, str) else v for k, v in faults.items()
+            }
             if track:
                 import mlflow
 
@@ -237,7 +240,7 @@ def ask_command(
                 mlflow.log_dict(record, "run.json")
     except PlanningError as exc:
         if failure := resilience.failure_message():  # the planner had no model to ask
-            raise fail(f"{exc} ({failure})", EXIT_FAILED) from None
+            raise fail(redact(f"{exc} ({failure})"), EXIT_FAILED) from None
         raise fail(str(exc)) from None
 
     record_json = json.dumps(record, indent=2, default=str)
@@ -256,7 +259,7 @@ def ask_command(
         json_out.write_text(record_json)
     console.print(Markdown(report))
     if failure := resilience.failure_message():
-        raise fail(failure, EXIT_FAILED)
+        raise fail(redact(failure), EXIT_FAILED)
     if not prediction.report.strip():
         raise typer.Exit(EXIT_FAILED)
 

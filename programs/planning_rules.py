@@ -46,6 +46,15 @@ _RANGE_RE = re.compile(
     rf"(?P<a>{_YEAR})\s*(?:-|–|—|to|through|thru|until)\s*(?P<b>{_YEAR}|\d{{2}}(?!\d))",
     re.IGNORECASE,
 )
+# "since 2019": every full FY from 2019 on. "versus the prior year": each year named and
+# the one before it. Relative periods are read here, not left to the LLM, for the same
+# reason explicit years are: a regular expression cannot resolve them against the wrong
+# "today".
+_SINCE_RE = re.compile(rf"\bsince\s+(?P<y>{_YEAR})", re.IGNORECASE)
+_PRIOR_RE = re.compile(
+    r"\b(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|earlier)\b",
+    re.IGNORECASE,
+)
 _BETWEEN_RE = re.compile(rf"between\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})", re.IGNORECASE)
 _QUARTER_RE = re.compile(
     r"\b(?:f?q([1-4])|([1-4])q(?=\s*'?\d{2}\b|\b)|(first|second|third|fourth|1st|2nd|3rd|4th)"
@@ -128,12 +137,13 @@ class PrePass:
     fiscal_years: list[int] = field(default_factory=list)
     fiscal_quarters: list[int] = field(default_factory=list)
     last_n_years: int | None = None
+    since_fy: int | None = None
     deep: bool = False
     invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
 
     @property
     def found_period(self) -> bool:
-        return bool(self.fiscal_years or self.last_n_years)
+        return bool(self.fiscal_years or self.last_n_years or self.since_fy)
 
 
 def name_index(companies: Iterable[Company], cells: Sequence[GridCell]) -> dict[str, str]:
@@ -200,7 +210,11 @@ def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCel
     # "Q3 23" / "3Q23": a two-digit year glued to a quarter.
     for m in re.finditer(r"\b(?:q[1-4]|[1-4]q)\s*'?(\d{2})\b", question, re.IGNORECASE):
         years.add(2000 + int(m.group(1)))
+    if years and _PRIOR_RE.search(question):
+        years |= {y - 1 for y in years}
     found.fiscal_years = sorted(y for y in years if MIN_FY <= y <= MAX_FY)
+    if m := _SINCE_RE.search(question):
+        found.since_fy = _year_value(m.group("y"))
     for m in _YEAR_RE.finditer(question):
         year = _year_value(m.group())
         if m.group()[0].isalpha() and not MIN_FY <= year <= MAX_FY:  # "FY1850", not "in 1950"
@@ -237,6 +251,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         t = t.strip().upper().lstrip("$")
         if t and t not in tickers:
             tickers.append(t)
+    since = pre.since_fy
     if pre.found_period:
         years, last_n = list(pre.fiscal_years), pre.last_n_years
     else:
@@ -250,6 +265,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         fiscal_years=years,
         fiscal_quarters=quarters,
         last_n_years=last_n,
+        since_fy=since,
         granularity=granularity,
     )
 
@@ -322,7 +338,10 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
     notes: list[str] = []
     deep = facets.granularity == "deep"
     for ticker in dict.fromkeys(facets.tickers):
-        if facets.fiscal_years:
+        if facets.since_fy is not None:
+            held_since = [y for y in full_fys(ticker, cells) if y >= facets.since_fy]
+            years = sorted(held_since) or [facets.since_fy]
+        elif facets.fiscal_years:
             years = sorted(set(facets.fiscal_years))
         elif facets.last_n_years:
             years = sorted(full_fys(ticker, cells)[: facets.last_n_years])

@@ -25,6 +25,7 @@ class Facets(BaseModel):
     fiscal_years: list[int] = Field(default_factory=list)
     fiscal_quarters: list[int] = Field(default_factory=list)
     last_n_years: int | None = Field(default=None, description="'last three years' -> 3")
+    since_fy: int | None = Field(default=None, description="'since 2019' -> 2019 (read by rules)")
     granularity: Granularity = None
 
 

@@ -62,12 +62,6 @@ REPORTS = _read("reports")
 # How an ideal LLM maps the brands and former names the company map does not list (names it
 # lists resolve without the LLM; anything else is UNKNOWN).
 IDEAL_TICKERS = {"Pepsi": "PEP", "Coke": "KO", "Minnesota Mining and Manufacturing": "MMM"}
-# Rows whose ideal plan the planner misses today: the pre-pass's periods override the LLM's
-# whenever it finds a year, so relative periods collapse to the year written.
-KNOWN_GAPS = {
-    "planner-059": "'since 2019' keeps only FY2019: pre-pass years override the LLM's",
-    "planner-060": "'versus the prior year' keeps only FY2022: pre-pass years override the LLM's",
-}
 
 
 @pytest.fixture(scope="module")
@@ -218,16 +212,7 @@ def test_planner_oracle_facets_give_the_expected_slices(row, cells):
     assert plan.missing == row["expected_missing"]
 
 
-@pytest.mark.parametrize(
-    "row",
-    [
-        pytest.param(r, marks=pytest.mark.xfail(reason=KNOWN_GAPS[r["id"]], strict=True))
-        if r["id"] in KNOWN_GAPS
-        else r
-        for r in PLANNER
-    ],
-    ids=[r["id"] for r in PLANNER],
-)
+@pytest.mark.parametrize("row", PLANNER, ids=[r["id"] for r in PLANNER])
 def test_planner_with_an_ideal_llm_plans_the_expected_slices(row, cells):
     """The whole deterministic path (pre-pass, merge, name mapping, rules), the LLM scripted
     to answer as an ideal one would; a row that expects no slice expects a refusal."""

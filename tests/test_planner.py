@@ -108,6 +108,17 @@ def test_last_n_years_counts_full_fiscal_years(cells):
     assert any("KO" in n and "2 full fiscal year" in n for n in plan.notes)
 
 
+def test_relative_periods_are_read_by_the_rules(cells):
+    companies = load_companies()
+    since = prepass("How has Coca-Cola's revenue changed since FY2019?", companies, cells)
+    assert since.since_fy == 2019
+    plan = plan_slices(merge_facets(since, None), cells)
+    assert [s.label for s in plan.slices] == ["KO FY2019 Q4", "KO FY2020 Q4"]
+    prior = prepass("3M's capex in FY2022 versus the prior year", companies, cells)
+    assert prior.fiscal_years == [2021, 2022] and prior.since_fy is None
+    assert prepass("3M's capex in FY2022", companies, cells).fiscal_years == [2022]
+
+
 # -- the rules' deterministic part, as properties --------------------------------------------
 
 TICKERS = ["AAA", "BBB", "CCC"]

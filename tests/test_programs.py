@@ -168,6 +168,17 @@ def test_a_failing_probe_closes_with_insufficient_evidence_and_the_run_goes_on(s
     assert "see Probe 2" in pred.report
 
 
+def test_a_failed_slice_summary_flags_the_slice_and_keeps_its_findings(searcher):
+    _, _, pred = run(
+        searcher, "3M capex in FY2022", garbage=lambda agent, _: agent == "synthesiser"
+    )
+    (report,) = pred.slices
+    assert any("slice summary not written" in issue for issue in report.open_issues)
+    assert report.answer.references.footnotes  # the probes' cited findings are kept
+    assert pred.flagged_slices and DAGGER in parse_cited_answer(pred.report).body
+    assert pred.record["slices"][0]["synthesis"]["error"]
+
+
 def test_slices_and_probes_run_concurrently_and_keep_the_context_lm(searcher):
     _, lm, pred = run(searcher, QUESTION, delay=0.02)
     assert lm.max_in_flight >= 2 and len(pred.slices) == 4
