@@ -44,18 +44,16 @@ def metric_table(title: str, columns: dict[str, dict[str, float]]) -> Table:
 
 
 def example_table(outcome: Any) -> Table:
+    """One row per example (ids point into the evalset file); a failed run is marked."""
     table = Table(title="per example", title_justify="left")
-    table.add_column(
-        "id", no_wrap=True, min_width=max((len(r["id"]) for r in outcome.rows), default=2)
-    )
-    table.add_column("question", max_width=48, overflow="ellipsis", no_wrap=True)
+    table.add_column("id", no_wrap=True)
     for metric in outcome.metrics:
-        table.add_column(metric, justify="right", min_width=4, overflow="fold")
+        table.add_column(metric, justify="right", overflow="fold")
     for row in outcome.rows:
         cells = [
             f"{row['metrics'][m]:.2f}" if m in row["metrics"] else "-" for m in outcome.metrics
         ]
-        table.add_row(row["id"], row["question"] + (" (failed)" if row["error"] else ""), *cells)
+        table.add_row(row["id"] + (" (failed)" if row["error"] else ""), *cells)
     return table
 
 

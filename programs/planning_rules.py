@@ -270,7 +270,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
     )
 
 
-_QUARTERLY = re.compile(r"quarter|\bq[1-4]\b|\bdeep\b|\bfq[1-4]\b", re.IGNORECASE)
+_QUARTERLY = re.compile(r"quarter|\bf?q[1-4]\b|\b[1-4]q(?:'?\d{2})?\b|\bdeep\b", re.IGNORECASE)
 
 
 def _squash(text: str) -> str:
@@ -279,7 +279,8 @@ def _squash(text: str) -> str:
 
 def grounded(llm: Facets, question: str) -> Facets:
     """The LLM's facets that the question supports: a ticker written in it, a name it contains
-    (or one of whose words of 3+ letters it contains), "deep" only if it speaks of quarters.
+    (or one of whose words of 3+ letters it contains), quarters and "deep" only if it speaks
+    of quarters.
 
     A small or careless model invents companies and granularity; reporting "X is not in the
     grid" for a name the user never wrote, or researching Q1-Q3 nobody asked for, is worse
@@ -298,10 +299,17 @@ def grounded(llm: Facets, question: str) -> Facets:
         )
     ]
     granularity = llm.granularity
-    if granularity == "deep" and not _QUARTERLY.search(question):
-        granularity = None
+    quarters = list(llm.fiscal_quarters)
+    if not _QUARTERLY.search(question):  # quarters nobody asked for ("FY2020 to FY2022" -> Q3)
+        granularity = None if granularity == "deep" else granularity
+        quarters = []
     return llm.model_copy(
-        update={"tickers": tickers, "equities": equities, "granularity": granularity}
+        update={
+            "tickers": tickers,
+            "equities": equities,
+            "granularity": granularity,
+            "fiscal_quarters": quarters,
+        }
     )
 
 

@@ -44,7 +44,7 @@ def test_eval_planner_prints_the_table_and_logs_one_run(
     args = ["eval", "--set", "planner", "--split", "dev", "--store", str(sample_store_path)]
     result = runner.invoke(app, [*args, "--examples"])
     assert result.exit_code == 0, result.output
-    assert "slice_f1" in result.stdout and "planner-" in result.stdout
+    assert "slice_f1" in result.stdout and "planner-0" in result.stdout
     (run,) = _runs(_client(wissen_home), "wissen-eval")
     assert run.info.status == "FINISHED"
     assert run.data.params["set"] == "planner" and run.data.params["split"] == "dev"

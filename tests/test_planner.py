@@ -67,6 +67,17 @@ def test_prepass_periods_win_over_the_llm_and_companies_are_a_union(cells):
     assert merge_facets(prepass("3M capex", load_companies(), cells), llm).fiscal_years == [2010]
 
 
+def test_llm_quarters_count_only_when_the_question_speaks_of_quarters(cells):
+    llm = Facets(tickers=["PEP"], fiscal_quarters=[3])
+    years = prepass("PepsiCo's buybacks from FY2020 to FY2022", load_companies(), cells)
+    assert (
+        merge_facets(years, llm, "PepsiCo's buybacks from FY2020 to FY2022").fiscal_quarters == []
+    )
+    for question in ("PepsiCo in the third quarter", "PEP 3Q23", "PEP Q3 results"):
+        kept = merge_facets(prepass(question, load_companies(), cells), llm, question)
+        assert kept.fiscal_quarters == [3]
+
+
 # -- the rules, one test each --------------------------------------------------------------
 
 
