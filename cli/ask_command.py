@@ -141,6 +141,12 @@ def ask_command(
     backoff: Annotated[
         float, typer.Option(min=0.0, help="first retry's wait in seconds; doubles, with jitter")
     ] = 0.5,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            min=16, help="output tokens per LM call (default: the provider's limit; 768 bundled)"
+        ),
+    ] = None,
 ) -> None:
     """Research a question over the grid and print a cited report."""
     import dspy
@@ -175,6 +181,7 @@ def ask_command(
         lm_timeout=lm_timeout,
         retries=retries,
         backoff=backoff,
+        max_tokens=max_tokens,
         max_calls=max_calls,
         timeout=timeout,
     )

@@ -51,12 +51,19 @@ def build_models(
     backoff: float = 0.5,
     max_calls: int | None = None,
     timeout: float | None = None,
+    max_tokens: int | None = None,
 ) -> RunModels:
     """Check and build every model the run will call; a clear error if one cannot run."""
     from programs import language_models as lms
 
     try:
-        spec = lms.LMSpec(model=model, api_base=api_base, timeout=lm_timeout, num_retries=retries)
+        spec = lms.LMSpec(
+            model=model,
+            api_base=api_base,
+            timeout=lm_timeout,
+            num_retries=retries,
+            max_tokens=max_tokens,
+        )
         lms.check_lm_reachable(spec)
         resilience = _resilience(spec, fallbacks or [], backoff, max_calls, timeout)
         overrides = lms.load_agent_overrides(agents, base=spec) if agents else {}

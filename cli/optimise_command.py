@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -102,7 +103,8 @@ def optimise_command(
     lm: LMOption = None,
     api_base: ApiBaseOption = None,
     reflection_lm: Annotated[
-        str | None, typer.Option(help="proposer/reflection model for mipro, gepa, simba")
+        str | None,
+        typer.Option(help="proposer/reflection model for mipro, gepa, simba (same --api-base)"),
     ] = None,
     store: StoreOption = None,
     limit: Annotated[int | None, typer.Option(min=1, help="first N examples per split")] = None,
@@ -133,6 +135,8 @@ def optimise_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     name = name or f"{set_name}-{target}-{optimiser}-" + time.strftime("%Y%m%d-%H%M%S")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", name):
+        raise fail(f"--name {name!r}: use letters, digits, '.', '_' and '-' (a folder name)")
     folder = out_dir / name
     if folder.exists():
         raise fail(f"{folder} exists: choose another --name or remove it")

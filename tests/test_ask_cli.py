@@ -139,3 +139,19 @@ def test_ask_with_the_bundled_model_produces_a_structured_report(
     assert ("**Sources**" in report) or ("MMM FY2022 Q4: evidence incomplete" in report)
     assert "is not in the grid" not in report  # 3M is MMM, whatever the model calls it
     assert "local/smollm2-135m-instruct" in report and "LM calls" in report
+
+
+def test_max_tokens_bounds_every_call(monkeypatch, wissen_home, sample_store_path):
+    specs = []
+    lm = ScriptedLM()
+
+    def build(spec=None):
+        specs.append(spec)
+        return lm
+
+    monkeypatch.setattr(language_models, "build_lm", build)
+    monkeypatch.setattr(language_models, "check_lm_reachable", lambda spec=None, timeout=5: None)
+    args = ["ask", QUESTION, "--store", str(sample_store_path), "--max-probes", "1", "--quiet"]
+    result = runner.invoke(app, [*args, "--no-track", "--max-tokens", "300"])
+    assert result.exit_code == 0, result.output
+    assert specs and all(spec.max_tokens == 300 for spec in specs)

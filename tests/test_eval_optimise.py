@@ -185,6 +185,12 @@ def test_optimise_gepa_with_a_scripted_reflection_lm(
     _check_outputs(tmp_path, wissen_home, "g", "gepa")
 
 
+def test_optimise_simba(optimiser_lm, wissen_home, sample_store_path, tmp_path):
+    result = _optimise(tmp_path, sample_store_path, "--optimiser", "simba", "--name", "s")
+    assert result.exit_code == 0, result.output
+    _check_outputs(tmp_path, wissen_home, "s", "simba")
+
+
 def test_interrupted_optimise_leaves_a_killed_run_and_no_program(
     optimiser_lm, wissen_home, sample_store_path, tmp_path, monkeypatch
 ):
@@ -233,6 +239,8 @@ def test_optimise_refuses_a_target_the_set_cannot_train(
          "--store", str(sample_store_path)],
     )  # fmt: skip
     assert result.exit_code == 2 and "no reviewer predictors" in result.stderr
+    result = runner.invoke(app, ["optimise", "--name", "../escape", "--out-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "folder name" in result.stderr
 
 
 @pytest.mark.local_model
