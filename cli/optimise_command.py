@@ -201,10 +201,22 @@ def optimise_command(
             )
             thaw(student)
             thaw(compiled)
+            baseline = research.deepcopy()
             copy_state(compiled, research, names)
             candidate = task.program(research)
             dev = _evaluate_child(candidate, task, splits["dev"], "dev", "compiled-dev", track)
             test = _evaluate_child(candidate, task, splits["test"], "test", "compiled-test", track)
+        pages = instructions_markdown(research, names)
+        # Selection on dev: a compiled program that scores below the shipped one is not kept.
+        selected = "compiled" if dev.score >= base_dev.score else "baseline"
+        if selected == "baseline":
+            copy_state(baseline, research, names)
+            stderr.print(
+                f"the compiled program scored below the baseline on dev ({dev.score:.3f} < "
+                f"{base_dev.score:.3f}): keeping the baseline prompts; the compiled ones are in "
+                "prompts/*.md",
+                highlight=False,
+            )
         version = program_version(research.dump_state())
         scores = {
             "baseline_dev": base_dev.score,
@@ -212,11 +224,12 @@ def optimise_command(
             "dev": dev.score,
             "test": test.score,
         }
-        pages = instructions_markdown(research, names)
+        chosen = base_dev if selected == "baseline" else dev
         manifest: dict[str, Any] = {
             "name": name,
             "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "program_version": version,
+            "selected": selected,
             "scores": scores,
             "predictors": names,
             **{k: v for k, v in params.items() if k not in {"name", "split"}},
@@ -225,7 +238,7 @@ def optimise_command(
             import mlflow
 
             mlflow.log_metrics(scores)
-            mlflow.log_param("program_version", version)
+            mlflow.log_params({"program_version": version, "selected": selected})
             for predictor, text in pages.items():
                 mlflow.log_text(text, f"prompts/{predictor}.md")
             mlflow.log_dict(research.dump_state(), "program.json")
@@ -234,10 +247,11 @@ def optimise_command(
                 "set": set_name,
                 "optimiser": optimiser,
                 "program_version": version,
-                "test": f"{test.score:.6f}",
+                "selected": selected,
+                "test": f"{(base_test if selected == 'baseline' else test).score:.6f}",
             }
             manifest["mlflow_run_id"] = run.info.run_id
-            manifest["prompts"] = register_prompts(research, names, tags, dev.score)
+            manifest["prompts"] = register_prompts(research, names, tags, chosen.score)
             mlflow.log_dict(manifest, "manifest.json")
         _write_output(folder, research, manifest, pages)
     console.print(
@@ -251,7 +265,10 @@ def optimise_command(
             },
         )
     )
-    console.print(f"saved {folder}/program.json; use it with: research ask --program {folder}")
+    console.print(
+        f"saved {folder}/program.json ({selected} prompts); "
+        f"use it with: research ask --program {folder}"
+    )
 
 
 def register(app: typer.Typer) -> None:

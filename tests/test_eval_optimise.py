@@ -122,6 +122,10 @@ def _check_outputs(tmp_path, home, name, optimiser):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["optimiser"] == optimiser and manifest["set"] == "planner"
     assert set(manifest["scores"]) == {"baseline_dev", "baseline_test", "dev", "test"}
+    scores = manifest["scores"]
+    assert manifest["selected"] == (
+        "compiled" if scores["dev"] >= scores["baseline_dev"] else "baseline"
+    )
     assert all(0 <= v <= 1 for v in manifest["scores"].values())
     assert manifest["predictors"] == ["planner.extract_facets", "planner.equity_to_ticker"]
     program = json.loads((folder / "program.json").read_text())
@@ -149,8 +153,6 @@ def test_optimise_bootstrap_saves_registers_and_loads(
     result = _optimise(tmp_path, sample_store_path, "--optimiser", "bootstrap", "--name", "boot")
     assert result.exit_code == 0, result.output
     manifest, _ = _check_outputs(tmp_path, wissen_home, "boot", "bootstrap")
-    # demos from the scripted planner's successful traces make it better on dev
-    assert manifest["scores"]["dev"] >= manifest["scores"]["baseline_dev"]
     folder = tmp_path / "optimised" / "boot"
     result = runner.invoke(
         app,
@@ -189,6 +191,35 @@ def test_optimise_simba(optimiser_lm, wissen_home, sample_store_path, tmp_path):
     result = _optimise(tmp_path, sample_store_path, "--optimiser", "simba", "--name", "s")
     assert result.exit_code == 0, result.output
     _check_outputs(tmp_path, wissen_home, "s", "simba")
+
+
+def test_a_compiled_program_worse_on_dev_is_not_kept(
+    optimiser_lm, wissen_home, sample_store_path, tmp_path, monkeypatch
+):
+    import evaluation.runner
+
+    real, calls = evaluation.runner.evaluate, []
+
+    def scored(program, task, examples, split=None, **kwargs):
+        outcome = real(program, task, examples, split, **kwargs)
+        calls.append(split)
+        compiled = len(calls) > 2  # baseline dev, baseline test, then the compiled program
+        for row in outcome.rows:
+            row["metrics"]["score"] = 0.5 if compiled else 0.9
+        return outcome
+
+    monkeypatch.setattr(evaluation.runner, "evaluate", scored)
+    result = _optimise(tmp_path, sample_store_path, "--optimiser", "bootstrap", "--name", "w")
+    assert result.exit_code == 0, result.output
+    assert "keeping the baseline prompts" in result.stderr
+    manifest, _ = _check_outputs(tmp_path, wissen_home, "w", "bootstrap")
+    assert manifest["selected"] == "baseline"
+    saved = json.loads((tmp_path / "optimised" / "w" / "program.json").read_text())
+    assert saved["planner.extract_facets"]["demos"] == []  # the shipped prompt, no demos
+    assert (
+        "## Demos (0)"
+        not in (tmp_path / "optimised/w/prompts/planner.extract_facets.md").read_text()
+    )
 
 
 def test_interrupted_optimise_leaves_a_killed_run_and_no_program(
