@@ -15,7 +15,8 @@ from rich.markdown import Markdown
 
 from cli.errors import EXIT_FAILED, fail, stderr
 from cli.grid_commands import StoreOption
-from cli.lm_options import build_models
+from cli.lm_options import ApiBaseOption, LMOption, build_models
+from cli.research_setup import ProgramOption, prepare_research
 from cli.runs_command import REDACTED, RunDir, redact, research_options, resumable
 from cli.tracking import program_version, tracked_run
 
@@ -84,18 +85,12 @@ def ask_command(
         str | None,
         typer.Argument(help="a research question about listed companies (none with --resume)"),
     ] = None,
-    lm: Annotated[
-        str | None, typer.Option(help="DSPy model string, e.g. openai/gpt-4.1 (default: bundled)")
-    ] = None,
-    api_base: Annotated[
-        str | None, typer.Option(help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama)")
-    ] = None,
+    lm: LMOption = None,
+    api_base: ApiBaseOption = None,
     agents: Annotated[
         Path | None, typer.Option(help="TOML of per-agent LM overrides, e.g. [reviewer]")
     ] = None,
-    program: Annotated[
-        Path | None, typer.Option(help="a compiled program (optimised/NAME or its program.json)")
-    ] = None,
+    program: ProgramOption = None,
     max_probes: Annotated[int, typer.Option(min=1, max=5)] = 5,
     max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 5,
     concurrency: Annotated[int, typer.Option(min=1, max=64)] = 8,
@@ -151,13 +146,9 @@ def ask_command(
     """Research a question over the grid and print a cited report."""
     import dspy
 
-    from evaluation.program_state import load_program
     from programs.errors import PlanningError
     from programs.language_models import apply_agent_lms
     from programs.planning_rules import clean_question, question_too_long
-    from programs.research_program import ResearchProgram, ResearchSettings
-    from retrieval.open_store import open_store
-    from retrieval.search import HybridSearcher
 
     previous = resumable(resume, question) if resume is not None else None
     if previous is not None:
@@ -187,16 +178,10 @@ def ask_command(
     )
     spec, default_lm, resilience = models.spec, models.lm, models.resilience
 
-    grid = open_store(store)
-    settings = ResearchSettings(
-        max_probes=max_probes, max_rounds=max_rounds, concurrency=concurrency
+    _, research = prepare_research(
+        store, program, max_probes=max_probes, max_rounds=max_rounds, concurrency=concurrency
     )
-    research = ResearchProgram(HybridSearcher(grid), settings=settings)
-    if program:
-        try:
-            load_program(research, program)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
+    settings = research.settings
     apply_agent_lms(research, models.overrides)
     start = time.perf_counter()
     if not quiet:

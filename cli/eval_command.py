@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -15,15 +14,13 @@ from rich.table import Table
 from cli.errors import fail, stderr
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
+from cli.research_setup import ProgramOption, prepare_research
 from cli.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
 
 SetOption = Annotated[
     str, typer.Option("--set", help="golden set: financebench, planner or reports")
-]
-ProgramOption = Annotated[
-    Path | None, typer.Option(help="a compiled program (optimised/NAME or its program.json)")
 ]
 
 
@@ -55,24 +52,6 @@ def example_table(outcome: Any) -> Table:
         ]
         table.add_row(row["id"] + (" (failed)" if row["error"] else ""), *cells)
     return table
-
-
-def prepare_research(store: Path | None, program: Path | None, max_probes: int, max_rounds: int):
-    """The research program over the grid, with a compiled program's state if given."""
-    from evaluation.program_state import load_program
-    from programs.research_program import ResearchProgram, ResearchSettings
-    from retrieval.open_store import open_store
-    from retrieval.search import HybridSearcher
-
-    grid = open_store(store)
-    settings = ResearchSettings(max_probes=max_probes, max_rounds=max_rounds)
-    research = ResearchProgram(HybridSearcher(grid), settings=settings)
-    if program is not None:
-        try:
-            load_program(research, program)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-    return grid, research
 
 
 def answerable_examples(task: Any, name: str, split: str | None, grid: Any, limit: int | None):
@@ -123,7 +102,7 @@ def eval_command(
         task = task_for(set_name)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    grid, research = prepare_research(store, program, max_probes, max_rounds)
+    grid, research = prepare_research(store, program, max_probes=max_probes, max_rounds=max_rounds)
     chosen = answerable_examples(task, set_name, split, grid, limit)
     model = build_models(lm, api_base)
     run_name = f"eval-{set_name}-{split}-" + time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:4]

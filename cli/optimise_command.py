@@ -27,15 +27,10 @@ import typer
 from rich.console import Console
 
 from cli.errors import fail, stderr
-from cli.eval_command import (
-    ProgramOption,
-    SetOption,
-    answerable_examples,
-    metric_table,
-    prepare_research,
-)
+from cli.eval_command import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
+from cli.research_setup import ProgramOption, prepare_research
 from cli.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
@@ -140,19 +135,19 @@ def optimise_command(
     folder = out_dir / name
     if folder.exists():
         raise fail(f"{folder} exists: choose another --name or remove it")
-    grid, research = prepare_research(store, program, max_probes, max_rounds)
+    grid, research = prepare_research(store, program, max_probes=max_probes, max_rounds=max_rounds)
     splits = {
         s: answerable_examples(task, set_name, s, grid, limit) for s in ("train", "dev", "test")
     }
     model = build_models(lm, api_base)
     proposer = build_models(reflection_lm, api_base).lm if reflection_lm else None
     student = task.program(research)
+    baseline_version = program_version(research.dump_state())  # before freezing hides agents
     try:
+        # Frozen until the compile ends: it changes what optimisers see, not what runs.
         names = freeze_except(student, target)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    thaw(student)
-    baseline_version = program_version(research.dump_state())
     params = {
         "set": set_name,
         "split": "test",
@@ -184,7 +179,6 @@ def optimise_command(
             base_test = _evaluate_child(
                 student, task, splits["test"], "test", "baseline-test", track
             )
-            freeze_except(student, target)
             stderr.print(
                 f"compiling {', '.join(names)} with {optimiser} ({budget}) on "
                 f"{len(splits['train'])} train example(s)",

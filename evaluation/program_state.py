@@ -10,12 +10,11 @@ a program behind.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Any
 
 import dspy
+
+from programs.jsonfiles import write_atomic
 
 AGENTS = ("planner", "probes", "researcher", "reviewer", "synthesiser", "composer")
 TARGETS = (*AGENTS, "all")
@@ -66,21 +65,12 @@ def copy_state(source: dspy.Module, dest: dspy.Module, names: list[str] | None =
 
 def save_program(program: dspy.Module, path: Path) -> None:
     """DSPy's JSON save, written to a temporary file and renamed into place."""
-    _atomic_write(path, lambda tmp: program.save(str(tmp)), suffix=".json")
 
-
-def _atomic_write(path: Path, write: Any, suffix: str = "") -> None:
-    """``write(tmp)`` then rename ``tmp`` over ``path`` (``programs.jsonfiles`` for plain JSON)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        write(tmp)
+    def save(tmp: Path) -> None:
+        program.save(str(tmp))
         tmp.chmod(0o644)  # mkstemp makes it private; a saved program is an ordinary file
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+
+    write_atomic(path, save, suffix=".json")
 
 
 def load_program(program: dspy.Module, path: Path) -> dspy.Module:

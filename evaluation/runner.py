@@ -42,12 +42,8 @@ class EvalOutcome:
 
     @property
     def score(self) -> float:
-        """The headline: mean of each row's ``score`` (a failed example scores 0)."""
-        return (
-            sum(r["metrics"].get("score", 0.0) for r in self.rows) / len(self.rows)
-            if self.rows
-            else 0.0
-        )
+        """The headline: the mean ``score`` (every row has one; a failed example scores 0)."""
+        return self.means.get("score", 0.0)
 
     @property
     def errors(self) -> int:

@@ -8,6 +8,7 @@ where the page text hash still matches.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -66,11 +67,13 @@ def save_vectors(store: SQLiteStore, doc_names: list[str], path: Path) -> int:
     return len(uids)
 
 
-def sample_cells() -> list[GridCell]:
+@cache
+def sample_cells() -> tuple[GridCell, ...]:
     """The grid cells the bundled sample holds, read from its pages without building a store.
 
     Golden sets written against the sample grid (the planner's) plan over exactly these
-    cells, whatever else a user's grid holds.
+    cells, whatever else a user's grid holds. Read once per process: the pages file does
+    not change under a running program.
     """
     counts: dict[tuple[str, int, int], list] = {}
     for doc in jsonl_documents(SAMPLE_PAGES, IngestReport()):
@@ -78,7 +81,7 @@ def sample_cells() -> list[GridCell]:
             entry = counts.setdefault((page.ticker, page.fy, page.fq), [page.company, set(), 0])
             entry[1].add(page.doc_type)
             entry[2] += 1
-    return [
+    return tuple(
         GridCell(ticker=t, company=c, fy=fy, fq=fq, doc_types=tuple(sorted(types)), pages=n)
         for (t, fy, fq), (c, types, n) in sorted(counts.items())
-    ]
+    )

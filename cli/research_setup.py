@@ -1,0 +1,35 @@
+"""The research program a command runs: the grid, the settings, and a compiled program's state.
+
+``research ask``, ``eval`` and ``optimise`` build it the same way, so ``--program`` loads
+(and fails, with the same clear message) identically everywhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.errors import fail
+
+ProgramOption = Annotated[
+    Path | None, typer.Option(help="a compiled program (optimised/NAME or its program.json)")
+]
+
+
+def prepare_research(store: Path | None, program: Path | None, **settings: Any) -> tuple[Any, Any]:
+    """``(grid, research)``: the program over the grid at ``store`` with ``settings``."""
+    from evaluation.program_state import load_program
+    from programs.research_program import ResearchProgram, ResearchSettings
+    from retrieval.open_store import open_store
+    from retrieval.search import HybridSearcher
+
+    grid = open_store(store)
+    research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
+    if program is not None:
+        try:
+            load_program(research, program)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    return grid, research
