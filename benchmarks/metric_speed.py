@@ -17,8 +17,8 @@ if str(ROOT) not in sys.path:
 
 import dspy  # noqa: E402
 
+from citations.markup import render_marker  # noqa: E402
 from metrics import composite_feedback_metric  # noqa: E402
-from signatures.citations import render_marker  # noqa: E402
 
 
 def build_report(words: int = 2000, citations: int = 60, seed: int = 0):

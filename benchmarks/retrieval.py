@@ -1,6 +1,10 @@
 """Retrieval benchmark: page-level recall@k and MRR on FinanceBench-format questions.
 
     uv run python benchmarks/retrieval.py --questions ../shared/financebench/questions.jsonl
+    uv run python benchmarks/retrieval.py --store grid.sqlite --store postgresql://…/grid
+
+Several ``--store`` options are measured side by side in one run (the same questions,
+modes and halves against each store: SQLite files and PostgreSQL addresses alike).
 
 Two regimes: **slice-locked** (filters = the evidence document's ticker, FY, FQ; one
 search per question and evidence cell) and **shared** (no filters). Questions are split
@@ -21,10 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from retrieval.open_store import is_postgres, open_store, store_location
 from retrieval.pages import page_uid
 from retrieval.search import HybridSearcher, SearchSettings
 from retrieval.sqlite_store import SQLiteStore
-from retrieval.store import GridFilter, default_store_path
+from retrieval.store import GridFilter, PageStore
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
 KS = (1, 5, 10, 20)
@@ -50,7 +55,7 @@ class Case:
     relevant: set[str]
 
 
-def load_cases(path: Path, store: SQLiteStore) -> tuple[list[Case], list[Case], int]:
+def load_cases(path: Path, store: PageStore) -> tuple[list[Case], list[Case], int]:
     """(slice-locked cases, shared cases, questions skipped for missing documents)."""
     locked, shared, skipped = [], [], 0
     cells: dict[str, GridFilter] = {}
@@ -107,25 +112,50 @@ def evaluate(searcher: HybridSearcher, cases: list[Case]) -> dict:
     }
 
 
-def build_time(pages_file: Path) -> dict:
-    """Seconds to build the text index (SQLite + FTS5) from scratch, in a temporary store."""
+def build_time(pages_file: Path, postgres: str | None = None) -> dict:
+    """Seconds to build the text index from scratch: SQLite + FTS5 in a temporary file, or
+    (``postgres``: a server address) PostgreSQL in a temporary database on that server."""
     import tempfile
 
     from retrieval.ingest import ingest
 
-    with tempfile.TemporaryDirectory() as tmp:
-        store = SQLiteStore(Path(tmp) / "grid.sqlite")
-        start = time.perf_counter()
-        report = ingest(pages_file, store)
-        seconds = time.perf_counter() - start
-        store.close()
-    return {"pages": report.pages, "text_index_s": round(seconds, 1)}
+    if postgres:
+        from benchmarks.postgres_databases import temporary_database
+        from retrieval.postgres_store import PostgresStore
+
+        with temporary_database(postgres) as uri:
+            store = PostgresStore(uri)
+            start = time.perf_counter()
+            report = ingest(pages_file, store)
+            seconds = time.perf_counter() - start
+            store.close()
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = SQLiteStore(Path(tmp) / "grid.sqlite")
+            start = time.perf_counter()
+            report = ingest(pages_file, store)
+            seconds = time.perf_counter() - start
+            store.close()
+    return {
+        "pages": report.pages,
+        "text_index_s": round(seconds, 1),
+        "pages_per_s": round(report.pages / max(seconds, 1e-9)),
+    }
+
+
+def backend_of(location: str | Path) -> str:
+    return "postgresql" if is_postgres(location) else "sqlite"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, default=SHARED / "questions.jsonl")
-    parser.add_argument("--store", type=Path, default=None, help="grid store (default: user's)")
+    parser.add_argument(
+        "--store",
+        action="append",
+        default=None,
+        help="grid store, a SQLite file or postgresql://… (repeat to compare; default: user's)",
+    )
     parser.add_argument("--modes", default=",".join(MODES), help="comma list of " + ",".join(MODES))
     parser.add_argument(
         "--half",
@@ -142,27 +172,49 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
 
-    store = SQLiteStore(args.store or default_store_path())
-    locked, shared, skipped = load_cases(args.questions, store)
+    locations = [store_location(s) for s in (args.store or [None])]
+    stores = [open_store(location, seed_if_empty=False) for location in locations]
+    locked, shared, skipped = load_cases(args.questions, stores[0])
     halves = [args.half] if args.half else ["tune", "holdout", "all"]
-    results: dict = {"store": store.stats(), "questions_skipped": skipped, "rows": []}
+    results: dict = {
+        "store": {backend_of(loc): s.stats() for loc, s in zip(locations, stores, strict=True)},
+        "questions_skipped": skipped,
+        "rows": [],
+    }
     for mode in args.modes.split(","):
-        searcher = HybridSearcher(store, settings=MODES[mode])
-        searcher.search("warm up", GridFilter(), k=1)
-        for regime, cases in (("slice-locked", locked), ("shared", shared)):
-            for half in halves:
-                chosen = [c for c in cases if half == "all" or c.half == half]
-                row = evaluate(searcher, chosen)
-                row.pop("cases")
-                results["rows"].append({"mode": mode, "regime": regime, "half": half, **row})
+        for location, store in zip(locations, stores, strict=True):
+            searcher = HybridSearcher(store, settings=MODES[mode])
+            searcher.search("warm up", GridFilter(), k=1)
+            for regime, cases in (("slice-locked", locked), ("shared", shared)):
+                for half in halves:
+                    chosen = [c for c in cases if half == "all" or c.half == half]
+                    row = evaluate(searcher, chosen)
+                    row.pop("cases")
+                    results["rows"].append(
+                        {"store": backend_of(location), "mode": mode, "regime": regime,
+                         "half": half, **row}
+                    )  # fmt: skip
     if args.build_from:
-        results["build"] = build_time(args.build_from)
+        results["build"] = {
+            backend_of(loc): build_time(args.build_from, str(loc) if is_postgres(loc) else None)
+            for loc in dict.fromkeys(locations)
+        }
 
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(f"store: {results['store']}  questions skipped (documents not in store): {skipped}")
-    header = ["mode", "regime", "half", "n", *[f"R@{k}" for k in KS], "MRR", "p50_ms", "p95_ms"]
+    header = [
+        "store",
+        "mode",
+        "regime",
+        "half",
+        "n",
+        *[f"R@{k}" for k in KS],
+        "MRR",
+        "p50_ms",
+        "p95_ms",
+    ]
     print(" | ".join(f"{h:>13}" for h in header))
     for row in results["rows"]:
         print(" | ".join(f"{row[h]!s:>13}" for h in header))

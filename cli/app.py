@@ -12,9 +12,11 @@ from cli import (  # noqa: E402
     ask_command,
     dashboard_command,
     eval_command,
+    facts_command,
     grid_commands,
     optimise_command,
     runs_command,
+    serve_command,
 )
 from cli.errors import run_guarded  # noqa: E402
 
@@ -26,11 +28,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 grid_commands.register(app)
+facts_command.register(app)
 ask_command.register(app)
 eval_command.register(app)
 optimise_command.register(app)
 dashboard_command.register(app)
 runs_command.register(app)
+serve_command.register(app)
 
 
 def main() -> None:

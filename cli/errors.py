@@ -7,6 +7,9 @@ Exit codes: 0 success; 1 the work failed (e.g. a file could not be read); 2 bad 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 
 import typer
@@ -29,6 +32,35 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+_told: list[bool] = []  # whether this process has said it was interrupted
+
+
+def interrupted(run_id: str | None = None) -> typer.Exit:
+    """Say, once, that the command was interrupted (and how to resume a run, given its id);
+    return the Exit to raise."""
+    hint = f"; resume with `research ask --resume {run_id}`" if run_id else ""
+    stderr.print(f"interrupted{hint}", highlight=False, markup=False)
+    _told.append(True)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+def _exit_interrupted() -> None:
+    """Leave now, without waiting for worker threads.
+
+    Threads still inside an LM call would otherwise hold the exit for as long as the call
+    takes, then fail noisily against an interpreter that is shutting down ("cannot schedule
+    new futures after shutdown"). What is worth keeping is on disk by now: checkpoints are
+    written whole as work finishes, and the run and its MLflow run are marked stopped.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut this short
+    if not _told:
+        stderr.print("interrupted")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
 def run_guarded(app: typer.Typer) -> None:
     debug = "--debug" in sys.argv
     if debug:
@@ -37,8 +69,7 @@ def run_guarded(app: typer.Typer) -> None:
         # Not standalone: click would turn Ctrl-C into "Aborted!" and exit 1.
         code = app(standalone_mode=False)
     except (KeyboardInterrupt, typer.Abort):
-        stderr.print("interrupted")
-        sys.exit(EXIT_INTERRUPTED)
+        _exit_interrupted()
     except typer.TyperException as exc:  # usage errors (typer's bundled click): exit 2
         if hasattr(exc, "show"):
             exc.show()
@@ -52,4 +83,6 @@ def run_guarded(app: typer.Typer) -> None:
             f"[bold red]error:[/] {exc}  (rerun with --debug for details)", highlight=False
         )
         sys.exit(EXIT_FAILED)
+    if code == EXIT_INTERRUPTED:  # typer turns a KeyboardInterrupt into this exit code
+        _exit_interrupted()
     sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -15,7 +15,7 @@ from cli.errors import fail, stderr
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
-from cli.tracking import log_outcome, program_version, tracked_run
+from runs.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
 

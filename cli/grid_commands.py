@@ -14,19 +14,26 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.errors import EXIT_FAILED, fail, stderr
+from cli.terminal_text import for_terminal
 from retrieval.coverage import OutsideGridError, check_filter, describe_coverage
 from retrieval.embedding_job import embed_missing
 from retrieval.embeddings import make_embedder
 from retrieval.ingest import count_documents, ingest
-from retrieval.open_store import open_store
+from retrieval.open_store import describe_location, open_store
 from retrieval.pages import normalise_doc_type
 from retrieval.periods import parse_fq, parse_fy
 from retrieval.search import HybridSearcher, SearchSettings
 from retrieval.store import GridFilter
+from retrieval.store_info import backend_lines, embed_job_setting
+from retrieval.vectors_file import read_vectors_file, vectors_beside
 
 StoreOption = Annotated[
-    Path | None,
-    typer.Option("--store", envvar="WISSEN_STORE", help="grid store file (SQLite)"),
+    str | None,
+    typer.Option(
+        "--store",
+        envvar="WISSEN_STORE",
+        help="grid store: a SQLite file, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+    ),
 ]
 INLINE_EMBED_LIMIT = 3000
 
@@ -44,7 +51,7 @@ def _progress() -> Progress:
     )
 
 
-def _seeded(path: Path) -> None:
+def _seeded(path: Path | str) -> None:
     stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
 
 
@@ -60,12 +67,26 @@ def ingest_command(
             help="vectors: auto (inline if small, else background) | now | background | skip"
         ),
     ] = "auto",
+    vectors: Annotated[
+        Path | None,
+        typer.Option(
+            help="page vectors file (.npz); default: vectors.npz or vectors-*.npz beside "
+            "a pages file"
+        ),
+    ] = None,
 ) -> None:
     """Add filings to the grid; re-ingesting a document replaces it."""
     if embed not in ("auto", "now", "background", "skip"):
         raise fail(f"--embed must be auto, now, background or skip, not {embed!r}")
     if not path.exists():
-        raise fail(f"{path} does not exist")
+        raise fail(f"{for_terminal(path)} does not exist")
+    if vectors is not None and not vectors.is_file():
+        raise fail(f"--vectors {vectors}: no such file")
+    vectors = vectors or vectors_beside(path)
+    try:
+        shipped = read_vectors_file(vectors) if vectors else None
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     grid = open_store(store, seed_if_empty=False)
     total = count_documents(path)
     with _progress() as progress:
@@ -76,16 +97,28 @@ def ingest_command(
                 grid,
                 str(companies) if companies else None,
                 on_document=lambda _doc: progress.advance(task),
+                vectors=shipped,
             )
         except ValueError as exc:
             raise fail(str(exc)) from None
     for name, why in report.skipped:
-        stderr.print(f"[yellow]skipped[/] {name}: {why}", highlight=False)
+        stderr.print(
+            f"[yellow]skipped[/] {for_terminal(name)}: {for_terminal(why)}", highlight=False
+        )
+    for name in report.ignored:
+        stderr.print(f"[dim]ignored[/] {for_terminal(name)}: not a PDF", highlight=False)
     stats = grid.stats()
     console.print(
-        f"ingested {report.documents} documents, {report.pages} pages into {grid.path} "
-        f"(grid: {stats['documents']} documents, {stats['pages']} pages)"
+        f"ingested {report.documents} documents, {report.pages} pages "
+        f"into {describe_location(grid)} "
+        f"(grid: {stats['documents']} documents, {stats['pages']} pages); "
+        f"{report.facts} statement facts"
     )
+    if shipped:
+        console.print(
+            f"vectors from {shipped.path}: {report.vectors_used} pages matched; "
+            f"{report.vectors_mismatched} had no vector for this model and text (embedded as usual)"
+        )
     missing = grid.count_missing_vectors(grid.model_id)
     if embed == "now" or (embed == "auto" and 0 < missing <= INLINE_EMBED_LIMIT):
         _embed_inline(grid)
@@ -96,12 +129,13 @@ def ingest_command(
 
 
 def _embed_in_background(grid, missing: int) -> None:
-    log = grid.path.with_suffix(".embed.log")
+    log, env = embed_job_setting(grid)
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli.app", "embed", "--store", str(grid.path)],
+        [sys.executable, "-m", "cli.app", "embed"],
         stdout=log.open("a"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        env=env,
     )
     console.print(
         f"embedding {missing} pages in the background (pid {process.pid}, log {log}); "
@@ -177,11 +211,13 @@ def search_command(
         console.print(f"   {hit.snippet}", highlight=False, markup=False)
 
 
-def grid_command(store: StoreOption = None) -> None:
-    """What the grid holds: tickers, fiscal periods, pages and vector coverage."""
+def grid_command(ctx: typer.Context, store: StoreOption = None) -> None:
+    """What the grid holds: tickers, fiscal periods, pages, vector coverage and backend."""
+    if ctx.invoked_subcommand is not None:
+        return
     grid = open_store(store, on_seed=_seeded)
     stats = grid.stats()
-    table = Table(title=f"{grid.path}")
+    table = Table(title=describe_location(grid))
     for column in ("ticker", "company", "periods", "pages"):
         table.add_column(column)
     cells = grid.cells()
@@ -197,10 +233,17 @@ def grid_command(store: StoreOption = None) -> None:
         f"{stats['documents']} documents, {stats['pages']} pages, "
         f"{stats['vectors']} with vectors ({stats['vectors'] / max(stats['pages'], 1):.0%})"
     )
+    for line in backend_lines(grid):
+        console.print(line, highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest_command)
     app.command("embed")(embed_command)
     app.command("search")(search_command)
-    app.command("grid")(grid_command)
+    from cli import grid_copy_command  # it uses this module's progress bar
+
+    grid_app = typer.Typer(help="What the grid holds; `grid copy` moves it between stores.")
+    grid_app.callback(invoke_without_command=True)(grid_command)
+    grid_copy_command.register(grid_app)
+    app.add_typer(grid_app, name="grid")

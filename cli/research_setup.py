@@ -1,8 +1,5 @@
-"""The research program a command runs: the grid, the settings, and a compiled program's state.
-
-``research ask``, ``eval`` and ``optimise`` build it the same way, so ``--program`` loads
-(and fails, with the same clear message) identically everywhere.
-"""
+"""The ``--program`` option and the research program a command runs (``runs.research_setup``),
+with a program that cannot be loaded shown as a one-line error (exit 2)."""
 
 from __future__ import annotations
 
@@ -19,17 +16,11 @@ ProgramOption = Annotated[
 
 
 def prepare_research(store: Path | None, program: Path | None, **settings: Any) -> tuple[Any, Any]:
-    """``(grid, research)``: the program over the grid at ``store`` with ``settings``."""
-    from evaluation.program_state import load_program
-    from programs.research_program import ResearchProgram, ResearchSettings
-    from retrieval.open_store import open_store
-    from retrieval.search import HybridSearcher
+    """``(grid, research)``; see :func:`runs.research_setup.prepare_research`."""
+    from runs.errors import BadRunRequest
+    from runs.research_setup import prepare_research as prepare
 
-    grid = open_store(store)
-    research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
-    if program is not None:
-        try:
-            load_program(research, program)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-    return grid, research
+    try:
+        return prepare(store, program, **settings)
+    except BadRunRequest as exc:
+        raise fail(str(exc)) from None

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import dspy
 
-from programs.jsonfiles import write_atomic
+from atomicfiles import write_atomic
+from lm.dspy_internals import set_frozen
 
 AGENTS = ("planner", "probes", "researcher", "reviewer", "synthesiser", "composer")
 TARGETS = (*AGENTS, "all")
@@ -29,14 +30,15 @@ def target_agents(target: str) -> tuple[str, ...]:
 def freeze_except(program: dspy.Module, target: str) -> list[str]:
     """Hide every agent but ``target`` from optimisers; return the predictor names left.
 
-    DSPy's ``named_parameters`` skips sub-modules marked ``_compiled``, so optimisers
+    DSPy's ``named_parameters`` skips sub-modules marked ``_compiled``
+    (``lm.dspy_internals.set_frozen``), so optimisers
     neither propose instructions for them nor attach demos to them.
     """
     wanted = target_agents(target)
     for name in AGENTS:
         module = getattr(program, name, None)
         if isinstance(module, dspy.Module):
-            module._compiled = name not in wanted
+            set_frozen(module, name not in wanted)
     names = [name for name, _ in program.named_predictors()]
     if not names:
         raise ValueError(f"this evalset's program has no {target} predictors to optimise")
@@ -48,7 +50,7 @@ def thaw(program: dspy.Module) -> dspy.Module:
     for name in AGENTS:
         module = getattr(program, name, None)
         if isinstance(module, dspy.Module):
-            module._compiled = False
+            set_frozen(module, False)
     return program
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from signatures.citations import CitedAnswer, parse_cited_answer
+from citations.markup import CitedAnswer, parse_cited_answer
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:

@@ -27,9 +27,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from citations.markup import parse_cited_answer
 from metrics._inputs import field, report_text
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings
-from signatures.citations import parse_cited_answer
+from textnorm import ANSWER_STOPWORDS, stem
 
 Label = Literal["correct", "incorrect", "refusal"]
 # Long gold answers list more detail than a correct answer needs: recall of this many key
@@ -78,103 +79,6 @@ _REFUSAL_RE = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_STOPWORDS = set(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "but",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "which",
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "how",
-        "than",
-        "then",
-        "there",
-        "their",
-        "they",
-        "them",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "not",
-        "no",
-        "yes",
-        "so",
-        "such",
-        "also",
-        "into",
-        "over",
-        "under",
-        "about",
-        "per",
-        "fy",
-        "fiscal",
-        "year",
-        "years",
-        "company",
-        "company's",
-        "s",
-        "inc",
-        "corp",
-        "based",
-        "data",
-        "as",
-        "of",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "may",
-        "might",
-        "very",
-        "more",
-        "most",
-        "less",
-        "least",
-        "other",
-        "any",
-        "all",
-        "each",
-        "both",
-        "only",
-        "just",
-        "same",
-        "own",
-    ]
-)
 _NEGATION_RE = re.compile(
     r"\b(?:no|not|never|none|neither|nor|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
     r"hasn't|haven't|cannot|can't|without)\b",
@@ -194,24 +98,6 @@ def _gold_text(gold: Any) -> str:
     return str(gold).strip()
 
 
-_SUFFIXES = (
-    "ational", "ations", "ation", "ating", "ated", "ates", "ments", "ment", "ings", "ing",
-    "ities", "ity", "ies", "ied", "ed", "es", "ly", "al", "s", "e",
-)  # fmt: skip
-
-
-@lru_cache(maxsize=16384)
-def _stem(word: str) -> str:
-    """Stemming-lite: ``operating``, ``operations``, ``operational`` -> ``oper``."""
-    word = word.lower().strip("'’").removesuffix("'s").removesuffix("’s")
-    for _ in range(2):
-        for suffix in _SUFFIXES:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                word = word[: -len(suffix)]
-                break
-    return word
-
-
 _ACRONYM_RE = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
@@ -225,7 +111,7 @@ def content_words(text: str) -> frozenset[str]:
     """Stemmed content words, without stopwords and numbers (cached: one answer is read for
     its key facts, headline and opening)."""
     words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", _undot_acronyms(text))
-    return frozenset(_stem(w) for w in words if w.lower() not in _STOPWORDS and len(w) > 1)
+    return frozenset(stem(w) for w in words if w.lower() not in ANSWER_STOPWORDS and len(w) > 1)
 
 
 _SELF_REFUSAL_RE = re.compile(
@@ -526,8 +412,8 @@ def _quantity_words(text: str, start: int, n_words: int) -> set[str]:
     """Stemmed content words just before a number: what the number is a value of."""
     before = re.split(r"[.;!?\n](?:\s|$)", text[max(0, start - 120) : start])[-1]
     words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", before)
-    kept = [w for w in words if w.lower() not in _STOPWORDS | _HEDGES and len(w) > 1]
-    return {_stem(w) for w in kept[-n_words:]}
+    kept = [w for w in words if w.lower() not in ANSWER_STOPWORDS | _HEDGES and len(w) > 1]
+    return {stem(w) for w in kept[-n_words:]}
 
 
 _THRESHOLD_BEFORE_RE = re.compile(

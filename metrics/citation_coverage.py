@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from citations.markup import MARKER_RE, CitedAnswer, parse_marker
+from citations.sentences import split_sentences
 from metrics._inputs import as_answer, field, report_text
 from metrics.numbers import extract_numbers
-from signatures.citations import MARKER_RE, CitedAnswer, parse_marker
-from signatures.sentences import split_sentences
 
 FOLLOWING_MARKER_RE = re.compile(rf"[\s.,;:)\]*_]{{0,3}}({MARKER_RE.pattern})")
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from citations.daggers import SliceResult
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences
 from metrics._inputs import as_answer, field, report_text
-from signatures.citations import CitedAnswer
-from signatures.daggers import SliceResult
-from signatures.sentences import split_sentences
 
 FlaggedSlices = Mapping[str, Iterable[str]] | Sequence[SliceResult]
 

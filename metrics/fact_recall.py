@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences
 from metrics._inputs import as_answer, field, report_text
 from metrics.numbers import extract_numbers, readings, token_matches
-from signatures.citations import CitedAnswer
-from signatures.sentences import split_sentences
 
 
 class FactResult(BaseModel):

@@ -15,11 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from citations.markup import CitedAnswer, parse_marker
+from citations.sentences import split_sentences
 from metrics._inputs import as_answer, field, report_text
 from metrics.citation_coverage import FOLLOWING_MARKER_RE
 from metrics.numbers import NumberIndex, extract_numbers
-from signatures.citations import CitedAnswer, parse_marker
-from signatures.sentences import split_sentences
 
 
 class GroundingResult(BaseModel):

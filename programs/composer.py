@@ -15,13 +15,19 @@ from collections.abc import Iterable, Sequence
 
 import dspy
 
+from citations.daggers import SliceResult, apply_daggers
+from citations.markup import CitedAnswer, iter_markers
+from citations.verification import verify_answer
+from programs.figure_table import (
+    figure_rows,
+    figure_sentences,
+    formula_notes,
+    with_figure_citations,
+)
 from programs.synthesiser import merge_parts, with_references
-from signatures.citations import CitedAnswer, iter_markers
 from signatures.composer import ComposeReport, TableRow
-from signatures.daggers import SliceResult, apply_daggers
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import SliceReport
-from signatures.verification import verify_answer
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +111,8 @@ class ReportComposer(dspy.Module):
             body = f"### {s.slice.label}\n\n{text}"
             sections.append(CitedAnswer(body=body, references=source.references))
         merged, parts = merge_parts(sections)
+        merged, figure_numbers = with_figure_citations(merged, slices)
+        code_rows = figure_rows(slices, figure_numbers)
         issues = "\n".join(
             f"{s.slice.label}: {'; '.join(s.open_issues)}" for s in slices if s.flagged
         )
@@ -118,13 +126,21 @@ class ReportComposer(dspy.Module):
                 open_issues=issues or "none",
             )
             prose = with_references(str(out.report_markdown or ""), merged.references)
-            rows = _rows(out.comparison_rows)
+            rows = code_rows or _rows(out.comparison_rows)
         except Exception as exc:
             logger.warning("report composition failed: %s", exc)
             error = f"{type(exc).__name__}: {exc}"[:500]
+        rows = rows or code_rows
         cited = any(True for _ in iter_markers(prose.body))
+        from_figures = not cited and bool(code_rows)
+        if from_figures:
+            # Code's figures are an answer in their own right, cited to their statement pages.
+            prose = CitedAnswer(
+                body=figure_sentences(slices, figure_numbers), references=merged.references
+            )
+            cited = True
         blocks = [f"## Answer\n\n{prose.body.strip()}" if cited else "## Answer"]
-        if error or not cited:
+        if not cited or (error and not from_figures):
             # As for slices: an answer that cites nothing is not shown as one.
             blocks.append("_No cited answer could be written; the findings by slice follow._")
         if len(slices) > 1:
@@ -135,6 +151,9 @@ class ReportComposer(dspy.Module):
         checked = verify_answer(draft, retrieved_uids)
         report = apply_daggers(checked.answer, slices)
         markdown = report.to_markdown()
+        formulas = formula_notes(slices, report.references)
+        if formulas:
+            markdown += "\n\n**Formulas**\n\n" + "\n".join(f"- {f}" for f in formulas)
         notes = plan.user_notes() + unused_flag_notes(report, slices)
         if notes:
             markdown += "\n\n**Scope**\n\n" + "\n".join(f"- {n}" for n in notes)

@@ -15,17 +15,10 @@ from collections.abc import Sequence
 import dspy
 
 from programs.errors import PlanningError
-from programs.planning_rules import (
-    clean_question,
-    coverage_text,
-    merge_facets,
-    name_index,
-    plan_slices,
-    prepass,
-    question_too_long,
-    resolve_name,
-)
+from programs.planning_rules import coverage_text, merge_facets, plan_slices, prepass
+from programs.question import clean_question, question_too_long
 from retrieval.companies import Company, load_companies
+from retrieval.mentions import name_index, resolve_name
 from retrieval.store import GridCell
 from signatures.planner import EquityToTicker, ExtractFacets, Facets, ResearchPlan
 

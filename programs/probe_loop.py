@@ -16,26 +16,27 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from programs.events import EventEmitter
-from programs.researcher import Researcher
-from programs.resilient_lm import LMUnavailable
-from programs.reviewer import Reviewer
-from retrieval.search import Hit
-from retrieval.store import GridFilter
-from retrieval.tool import EquitySearchTool
-from signatures.citations import (
+from citations.daggers import SliceRef
+from citations.markup import (
     Citation,
     CitedAnswer,
     Footnote,
     ReferenceList,
     parse_cited_answer,
 )
-from signatures.daggers import SliceRef
+from citations.sentences import split_sentences
+from citations.verification import verify_answer
+from lm.faults import LMUnavailable
+from programs.events import EventEmitter
+from programs.figures import Figures
+from programs.researcher import Researcher
+from programs.reviewer import Reviewer
+from retrieval.search import Hit
+from retrieval.store import GridFilter
+from retrieval.tool import EquitySearchTool, page_hit
 from signatures.probes import Probe
 from signatures.reviewer import ReviewVerdict
-from signatures.sentences import split_sentences
 from signatures.synthesiser import ProbeAnswer
-from signatures.verification import verify_answer
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +56,18 @@ class LockedSearcher:
     def search(self, *args: Any, **kwargs: Any) -> list[Hit]:
         with self._lock:
             return self.searcher.search(*args, **kwargs)
+
+    def pages_by_uid(self, uids: Any) -> list[Any]:
+        with self._lock:
+            return self.searcher.store.pages_by_uid(uids)
+
+    def facts(self, ref: SliceRef) -> list[Any]:
+        """The statement facts of a slice's documents (what figures are computed from)."""
+        facts = getattr(getattr(self.searcher, "store", None), "facts", None)
+        if facts is None:  # a searcher without a store (tests, custom back ends): no figures
+            return []
+        with self._lock:
+            return facts(GridFilter(ref.ticker, ref.fy, ref.fq))
 
     def __deepcopy__(self, memo: dict) -> LockedSearcher:
         return self  # a shared resource, not program state
@@ -141,6 +154,7 @@ class ProbeLoop:
     page_chars: int = 2000
     evidence_pages: int = 8
     evidence_chars: int = 1500
+    figures: Figures | None = None
 
     def run(
         self,
@@ -152,6 +166,11 @@ class ProbeLoop:
     ) -> ProbeOutcome:
         emit = emit or EventEmitter(None)
         label, title = slice.label, probe.probe_title
+        if self.figures is not None and self.figures.is_figure_probe(probe, question, slice):
+            outcome = self._figure_outcome(question, slice, probe, index)
+            if outcome is not None:
+                emit.emit("draft", label, title, "computed from statement facts, no LM call")
+                return outcome
         tool = EquitySearchTool(
             self.searcher,
             lock=GridFilter(slice.ticker, slice.fy, slice.fq),
@@ -252,6 +271,40 @@ class ProbeLoop:
             "citations": [f.citation.uid for f in answer.references.footnotes],
         }
         return ProbeOutcome(answer=result, pages=dict(tool.retrieved), record=record)
+
+    def _figure_outcome(
+        self, question: str, slice: SliceRef, probe: Probe, index: int
+    ) -> ProbeOutcome | None:
+        """A figure probe closed by code: numbers read from facts need no researcher to copy
+        them and no reviewer to check the copy; their pages count as retrieved."""
+        assert self.figures is not None
+        computed = self.figures.answer(question, slice)
+        if computed is None:
+            return None
+        answer, figure = computed
+        pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(figure.uids)}
+        result = ProbeAnswer(
+            index=index,
+            probe_title=probe.probe_title,
+            probe_question=probe.probe_question,
+            answer=answer,
+            rounds=0,
+            figures=[figure],
+        )
+        record = {
+            "index": index,
+            "title": probe.probe_title,
+            "question": probe.probe_question,
+            "status": "accepted",
+            "answered_by": "statement facts",
+            "reason": "",
+            "rounds": [],
+            "figure": figure.model_dump(),
+            "fabricated_citations": 0,
+            "searches": 0,
+            "citations": list(figure.uids),
+        }
+        return ProbeOutcome(answer=result, pages=pages, record=record)
 
     def _guard(self, verdict: ReviewVerdict, answer: CitedAnswer, number: int) -> ReviewVerdict:
         """Code's own floor under the reviewer: an uncited draft is never accepted, and the

@@ -13,7 +13,7 @@ import re
 
 import dspy
 
-from signatures.daggers import SliceRef
+from citations.daggers import SliceRef
 from signatures.probes import MANDATORY_ANGLES_ENV, GenerateProbes, Probe, with_mandatory_angles
 
 logger = logging.getLogger(__name__)
@@ -34,14 +34,22 @@ class ProbeGenerator(dspy.Module):
         )
         self.generate = dspy.Predict(with_mandatory_angles(GenerateProbes, angles))
 
-    def forward(self, question: str, slice: SliceRef, slice_context: str = "") -> dspy.Prediction:
+    def forward(
+        self,
+        question: str,
+        slice: SliceRef,
+        slice_context: str = "",
+        max_probes: int | None = None,
+    ) -> dspy.Prediction:
+        """``max_probes`` below the configured bound leaves room for probes code adds."""
+        limit = min(max_probes or self.max_probes, self.max_probes)
         error = None
         try:
             raw = self.generate(
                 question=question,
                 slice_label=slice.label,
                 slice_context=slice_context or slice.label,
-                max_probes=self.max_probes,
+                max_probes=limit,
             ).probes
         except Exception as exc:
             logger.warning("probe generation failed for %s: %s", slice.label, exc)
@@ -54,7 +62,7 @@ class ProbeGenerator(dspy.Module):
             if key and key not in seen:
                 seen.add(key)
                 probes.append(probe)
-            if len(probes) == self.max_probes:
+            if len(probes) == limit:
                 break
         if not probes:
             probes = [Probe(probe_title="The question", probe_question=question)]

@@ -17,7 +17,8 @@ runs inside ``contextvars.copy_context()`` taken in the submitting thread, which
 those same overrides and every other context variable (callback ancestry, MLflow's active
 span) to the worker. Per-predictor LMs (``predictor.lm``) are attributes and need nothing.
 
-With a :class:`~programs.checkpoints.Checkpoint` attached (``program.checkpoint``), the
+With a :class:`~programs.checkpoints.Checkpoint` attached (``program.checkpoint``; a run
+directory's, ``runs.checkpoint``), the
 plan, each slice's probes, each closed probe and each slice synthesis are saved as they
 finish and loaded instead of recomputed on the next run over the same directory: a killed
 run resumes without repeating finished LM work. Only the report composition is always redone.
@@ -35,9 +36,11 @@ from typing import Any
 import dspy
 from pydantic import BaseModel, Field
 
-from programs.checkpoints import Checkpoint
+from citations.daggers import SliceRef
+from programs.checkpoints import NO_CHECKPOINT, Checkpoint
 from programs.composer import ReportComposer
 from programs.events import EventEmitter, ResearchEvent
+from programs.figures import Figures
 from programs.planner import SlicePlanner
 from programs.probe_loop import LockedSearcher, ProbeLoop, ProbeOutcome, citation_of
 from programs.probes import ProbeGenerator
@@ -46,7 +49,6 @@ from programs.reviewer import Reviewer
 from programs.synthesiser import SliceSynthesiser, merge_parts
 from retrieval.search import Hit, HybridSearcher
 from retrieval.store import GridCell
-from signatures.daggers import SliceRef
 from signatures.planner import ResearchPlan
 from signatures.probes import Probe
 from signatures.synthesiser import ProbeAnswer, SliceReport
@@ -69,6 +71,9 @@ class ResearchSettings(BaseModel):
         default=None, description="appended to the probe instructions; env WISSEN_MANDATORY_ANGLES"
     )
     include_slice_summaries: bool = True
+    figures: bool = Field(
+        default=True, description="answer figure questions from statement facts (no LM)"
+    )
 
 
 @dataclass
@@ -100,6 +105,7 @@ class ResearchProgram(dspy.Module):
         s = self.settings
         self.cells = list(cells) if cells is not None else searcher.store.cells()
         self.searcher = LockedSearcher(searcher)
+        self.figures = Figures(self.searcher.facts)
         self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
         self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
         self.researcher = Researcher(max_searches=s.max_searches, k=s.k)
@@ -123,7 +129,21 @@ class ResearchProgram(dspy.Module):
         )
 
     def _generate_probes(self, question: str, ref: SliceRef) -> dspy.Prediction:
-        return self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
+        """The model's probes, after the figure probe when the question asks for a figure
+        the slice's statements hold (it takes one of the probe slots; with one slot, the
+        figure is the whole research and no model call is made)."""
+        figure = self.figures.probe(question, ref) if self.settings.figures else None
+        if figure is None:
+            return self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
+        if self.settings.max_probes == 1:
+            return dspy.Prediction(probes=[figure], error=None)
+        pred = self.probes(
+            question=question,
+            slice=ref,
+            slice_context=self._slice_context(ref),
+            max_probes=self.settings.max_probes - 1,
+        )
+        return dspy.Prediction(probes=[figure, *pred.probes], error=pred.error)
 
     def _run_probe(
         self, question: str, ref: SliceRef, probe: Probe, index: int, emit: EventEmitter
@@ -137,6 +157,7 @@ class ResearchProgram(dspy.Module):
             page_chars=self.settings.page_chars,
             evidence_pages=self.settings.evidence_pages,
             evidence_chars=self.settings.evidence_chars,
+            figures=self.figures,
         )
         return loop.run(question, ref, probe, index, emit)
 
@@ -162,7 +183,7 @@ class ResearchProgram(dspy.Module):
         synthesis that ended on an error (an LM that was down, a spent call budget): a resume
         tries those again.
         """
-        saved = self.checkpoint or Checkpoint(None)
+        saved = self.checkpoint or NO_CHECKPOINT
         states = [_SliceState(ref) for ref in plan.slices]
         pool = ThreadPoolExecutor(
             max_workers=self.settings.concurrency, thread_name_prefix="research"
@@ -241,7 +262,7 @@ class ResearchProgram(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         started = time.monotonic()
         emit = EventEmitter(self.observer)
-        saved = self.checkpoint or Checkpoint(None)
+        saved = self.checkpoint or NO_CHECKPOINT
         plan = saved.load_plan()
         restored = plan is not None
         if plan is None:

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import dspy
-from dspy.adapters.types.tool import Tool
-from dspy.utils.exceptions import AdapterParseError, ContextWindowExceededError
 
+from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import ResearchProbe
 
@@ -37,11 +36,11 @@ class Researcher(dspy.ReAct):
         super().__init__(ResearchProbe, tools=[prototype], max_iters=max_searches + 1)
         self.max_searches = max_searches
 
-    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> Tool:
+    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
         """The per-call tool: the prototype's schema over ``tool``, with the search budget."""
         proto = self.tools[TOOL_NAME]
         wissen_equity_search = tool.as_function(budget=self.max_searches, on_search=on_search)
-        return Tool(
+        return dspy.Tool(
             wissen_equity_search,
             name=proto.name,
             desc=proto.desc,
@@ -62,9 +61,7 @@ class Researcher(dspy.ReAct):
         trajectory: dict[str, Any] = {}
         for idx in range(self.max_iters):
             try:
-                pred = self._call_with_potential_trajectory_truncation(
-                    self.react, trajectory, **input_args
-                )
+                pred = react_step(self, self.react, trajectory, **input_args)
             except ContextWindowExceededError as err:
                 logger.warning("ending the research trajectory: %s", err)
                 break
@@ -84,7 +81,5 @@ class Researcher(dspy.ReAct):
                 )
             if pred.next_tool_name == "finish":
                 break
-        extract = self._call_with_potential_trajectory_truncation(
-            self.extract, trajectory, **input_args
-        )
+        extract = react_step(self, self.extract, trajectory, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)

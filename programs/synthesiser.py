@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 
 import dspy
 
-from signatures.citations import CitedAnswer, Footnote, ReferenceList, parse_cited_answer
-from signatures.daggers import SliceRef
-from signatures.renumbering import merge_answers, rewrite_markers
+from citations.daggers import SliceRef
+from citations.markup import CitedAnswer, Footnote, ReferenceList, parse_cited_answer
+from citations.renumbering import merge_answers, rewrite_markers
+from citations.verification import verify_answer
 from signatures.synthesiser import ProbeAnswer, SliceReport, SynthesiseSlice
-from signatures.verification import verify_answer
 
 logger = logging.getLogger(__name__)
 

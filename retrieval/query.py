@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from textnorm import QUERY_STOPWORDS
+
 _BOILERPLATE = [
     r"give a (?:response|answer) to the question by relying on the details shown in",
     r"(?:please )?(?:round|rounded) (?:your answer |the answer )?to (?:the nearest )?"
@@ -134,21 +136,6 @@ _FY = re.compile(
     r"\b(?:fy|fiscal(?: year)?)\s*'?(\d{4}|\d{2})\b|\b(\d{4})\s*fiscal year\b", re.IGNORECASE
 )
 
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers him his how i if in into is it its
-    itself just me more most my no nor not now of off on once only or other our out over own
-    same she should so some such than that the their them then there these they this those
-    through to too under until up very was we were what when where which while who whom why
-    will with would you your company company's companies firm year years fiscal fy based
-    using use used shown given according reported report reports amount amounts value values
-    figure total much many per did does show shows state please answer question response
-    details relying line items clearly calculate compute utilizing what's whats
-    """.split()
-)
-
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9&'.\-]*[a-z0-9]|[a-z0-9]")
 
 
@@ -198,7 +185,7 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
         token = token.strip(".'-")
         if token.endswith("'s"):
             token = token[:-2]
-        if not token or token in STOPWORDS or token in dropped or token in terms:
+        if not token or token in QUERY_STOPWORDS or token in dropped or token in terms:
             continue
         terms.append(token)
     return PreparedQuery(

@@ -16,6 +16,7 @@ import numpy as np
 from retrieval.ingest import IngestReport, ingest, jsonl_documents
 from retrieval.sqlite_store import SQLiteStore, text_hash
 from retrieval.store import GridCell
+from retrieval.vectors_file import attach_vectors, read_vectors_file
 
 SAMPLE_DIR = Path(__file__).parent / "sample"
 SAMPLE_PAGES = SAMPLE_DIR / "pages.jsonl.gz"
@@ -23,27 +24,17 @@ SAMPLE_VECTORS = SAMPLE_DIR / "vectors.npz"
 
 
 def seed_from_sample(store: SQLiteStore) -> IngestReport:
-    """Ingest the sample pages and attach their shipped vectors."""
-    report = ingest(SAMPLE_PAGES, store)
-    if SAMPLE_VECTORS.exists():
-        load_vectors(store, SAMPLE_VECTORS)
-    return report
+    """Ingest the sample pages (facts included) with their shipped vectors."""
+    shipped = read_vectors_file(SAMPLE_VECTORS) if SAMPLE_VECTORS.exists() else None
+    return ingest(SAMPLE_PAGES, store, vectors=shipped)
 
 
 def load_vectors(store: SQLiteStore, path: Path) -> int:
-    """Attach vectors saved by :func:`save_vectors` to pages whose text is unchanged."""
-    with np.load(path, allow_pickle=False) as data:  # each key access decompresses: read once
-        model_id = str(data["model_id"])
-        uids, hashes, vectors = data["uids"].tolist(), data["text_hashes"].tolist(), data["vectors"]
-    wanted = dict(zip(uids, range(len(uids)), strict=True))
-    rows = []
-    for page in store.pages_by_uid(list(wanted)):
-        i = wanted[page.uid]
-        if hashes[i] == text_hash(page.text) and page.page_id is not None:
-            rows.append((page.page_id, vectors[i]))
-    for start in range(0, len(rows), 500):
-        store.put_vectors(model_id, rows[start : start + 500])
-    return len(rows)
+    """Attach the vectors of a vectors file to every stored page whose text is unchanged."""
+    shipped = read_vectors_file(path)
+    uids = list(shipped.row_of)
+    pages = [p for i in range(0, len(uids), 5000) for p in store.pages_by_uid(uids[i : i + 5000])]
+    return attach_vectors(store, store.model_id, pages, shipped).used
 
 
 def save_vectors(store: SQLiteStore, doc_names: list[str], path: Path) -> int:

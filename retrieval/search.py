@@ -13,7 +13,8 @@ import numpy as np
 from retrieval.companies import load_companies
 from retrieval.embeddings import Embedder, MiniLMEmbedder
 from retrieval.fusion import reciprocal_rank_fusion
-from retrieval.query import prepare_query
+from retrieval.pages import Page
+from retrieval.query import PreparedQuery, prepare_query
 from retrieval.rerank import rerank
 from retrieval.scope import infer_scope
 from retrieval.sqlite_store import SQLiteStore
@@ -37,6 +38,20 @@ class Hit:
     score: float
     text: str
     snippet: str
+
+
+def locked_company_words(where: GridFilter) -> tuple[str, ...]:
+    """The locked ticker and its company's name, as words to drop from a query."""
+    if not where.ticker:
+        return ()
+    names = [c.name for c in load_companies() if c.ticker == where.ticker.upper()]
+    return (where.ticker, *names)
+
+
+def prepared_query(query: str, where: GridFilter | None = None) -> PreparedQuery:
+    """``query`` as search reads it: inside a locked company, its ticker and name are
+    dropped from the terms (they match every page of the slice)."""
+    return prepare_query(query, drop_words=locked_company_words(where or GridFilter()))
 
 
 @dataclass
@@ -72,6 +87,9 @@ class HybridSearcher:
         return self._embedder
 
     def _dense(self, text: str, where: GridFilter, pool: int) -> list[int]:
+        nearest = getattr(self.store, "nearest", None)
+        if nearest is not None:  # the store's own vector index answers (PostgreSQL + pgvector)
+            return nearest(self.embedder.embed([text])[0], where, pool)
         if where.is_empty():
             ids, matrix = self.store.all_vectors()
         else:
@@ -90,12 +108,18 @@ class HybridSearcher:
             self._cells = self.store.cells()
         return infer_scope(query, load_companies(), self._cells)
 
+    def prepared(self, query: str, where: GridFilter | None = None) -> PreparedQuery:
+        return prepared_query(query, where)
+
+    def pages_by_uid(self, uids: list[str]) -> list[Page]:
+        """Pages by uid, for tools that read a whole page after a search."""
+        return self.store.pages_by_uid(uids)
+
     def search(self, query: str, where: GridFilter | None = None, k: int = 10) -> list[Hit]:
         where = where or GridFilter()
         if not query or not query.strip():
             raise ValueError("empty query")
-        drop = (where.ticker,) if where.ticker else ()
-        prepared = prepare_query(query, drop_words=drop)
+        prepared = self.prepared(query, where)
         pool = max(self.settings.pool, k)
         rankings = [
             [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)],

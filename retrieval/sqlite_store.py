@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from retrieval.facts.model import Fact
 from retrieval.pages import Page
-from retrieval.store import GridCell, GridFilter
+from retrieval.sqlite_connection import connect
+from retrieval.sqlite_facts import FACTS_SCHEMA, read_facts, write_facts
+from retrieval.store import FactExtractor, GridCell, GridFilter
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -97,17 +99,18 @@ class SQLiteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.model_id = model_id
-        self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self.db, self.writable = connect(self.path)
+        if self.writable:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA + FACTS_SCHEMA)
         self._all_vectors: tuple[np.ndarray, np.ndarray] | None = None
 
     def close(self) -> None:
         self.db.close()
 
     # -- writing -------------------------------------------------------------------
-    def upsert_document(self, pages: Sequence[Page]) -> int:
+    def upsert_document(self, pages: Sequence[Page], facts: FactExtractor | None = None) -> int:
         if not pages:
             return 0
         doc_names = {p.doc_name for p in pages}
@@ -149,7 +152,13 @@ class SQLiteStore:
                     for p in pages
                 ],
             )
+            if facts is not None:
+                write_facts(self.db, doc_name, facts(self._document_pages(doc_name)))
         return len(pages)
+
+    def replace_facts(self, doc_name: str, facts: Sequence[Fact]) -> None:
+        with self.db:
+            write_facts(self.db, doc_name, facts)
 
     def put_vectors(self, model_id: str, rows: Sequence[tuple[int, np.ndarray]]) -> None:
         with self.db:
@@ -207,9 +216,22 @@ class SQLiteStore:
         return [by_id[i] for i in ids if i in by_id]
 
     def document_pages(self, doc_name: str) -> list[Page]:
+        return self._document_pages(doc_name)
+
+    def document_names(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT doc_name FROM pages ORDER BY 1")]
+
+    def _document_pages(self, doc_name: str) -> list[Page]:
         return self._pages(
             f"SELECT {_COLUMNS} FROM pages WHERE doc_name = ? ORDER BY page_index", [doc_name]
         )
+
+    def facts(self, where: GridFilter, concepts: Sequence[str] | None = None) -> list[Fact]:
+        clause, args = self._where(where)
+        return read_facts(self.db, clause, args, concepts)
+
+    def count_facts(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM facts").fetchone()[0]
 
     @staticmethod
     def _where(where: GridFilter, alias: str = "p") -> tuple[str, list]:

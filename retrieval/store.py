@@ -7,7 +7,7 @@ the embedded SQLite one without touching them.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -15,7 +15,11 @@ from typing import Protocol
 import numpy as np
 import platformdirs
 
+from retrieval.facts.model import Fact
 from retrieval.pages import Page
+
+#: Reads a document's statement facts from its stored pages (``page_id`` set).
+FactExtractor = Callable[[Sequence[Page]], list[Fact]]
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,20 @@ class GridCell:
 
 
 class PageStore(Protocol):
-    def upsert_document(self, pages: Sequence[Page]) -> int:
-        """Replace one document's pages (same ``doc_name``); returns pages written."""
+    def upsert_document(self, pages: Sequence[Page], facts: FactExtractor | None = None) -> int:
+        """Replace one document's pages (same ``doc_name``); returns pages written.
+
+        With ``facts``, the document's facts are replaced by ``facts(stored pages)`` in the
+        same transaction, so a document never has pages without its facts or the reverse.
+        """
+
+    def facts(self, where: GridFilter, concepts: Sequence[str] | None = None) -> list[Fact]:
+        """Facts read from the pages of the documents in ``where`` (the slice's documents:
+        an FY2018 10-K's facts include its 2017 and 2016 columns), optionally only these
+        concepts. Ordered by page_id, then row order on the page."""
+
+    def replace_facts(self, doc_name: str, facts: Sequence[Fact]) -> None:
+        """Replace every fact of ``doc_name`` (all of ``facts`` must be of that document)."""
 
     def pages_by_uid(self, uids: Iterable[str]) -> list[Page]: ...
 

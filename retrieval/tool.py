@@ -1,19 +1,25 @@
-"""``wissen_equity_search``: the one retrieval tool agents call.
+"""``wissen_equity_search`` and ``wissen_read_page``: the retrieval tools agents call.
 
 The caller (a Researcher working on one slice) locks ticker/FY/FQ; whatever the LM
 passes for a locked field is overridden, so an agent can never read outside its slice.
-Every page returned is remembered, which is what citation verification checks against.
+A search hit shows the **passage** that matched (the rows around the query's words, with
+the table's column header), not the whole page: a hit takes a quarter of the space a
+page took. ``wissen_read_page`` gives a whole page of the slice when the passage is not enough.
+Every page handed out is remembered, which is what citation verification checks against.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from retrieval.pages import normalise_doc_type
-from retrieval.search import Hit, HybridSearcher
+from retrieval.pages import Page, normalise_doc_type
+from retrieval.passages import DEFAULT_BUDGET, page_rows, select_passage
+from retrieval.search import Hit, HybridSearcher, prepared_query
 from retrieval.store import GridFilter
 
 MAX_K = 10
+#: A whole page as ``wissen_read_page`` returns it, at most (the longest filing pages).
+MAX_PAGE_CHARS = 8000
 
 
 class EquitySearchTool:
@@ -24,7 +30,7 @@ class EquitySearchTool:
         searcher: HybridSearcher,
         lock: GridFilter | None = None,
         default_k: int = 5,
-        max_chars: int = 2000,
+        max_chars: int = DEFAULT_BUDGET,
     ) -> None:
         self.searcher = searcher
         self.lock = lock or GridFilter()
@@ -54,13 +60,15 @@ class EquitySearchTool:
         k = max(1, min(int(k or self.default_k), MAX_K))
         self.calls += 1
         hits = self.searcher.search(query, where, k=k)
+        terms = prepared_query(query, where).terms
         for hit in hits:
             self.retrieved.setdefault(hit.uid, hit)
-        return [self.compact(hit) for hit in hits]
+        return [self.compact(hit, terms) for hit in hits]
 
-    def compact(self, hit: Hit) -> dict:
-        """What the LM sees of a hit: enough to cite it, and the page text to read."""
-        text = hit.text if len(hit.text) <= self.max_chars else hit.text[: self.max_chars] + "…"
+    def compact(self, hit: Hit, terms: tuple[str, ...] = ()) -> dict:
+        """What the LM sees of a hit: enough to cite it, and the passage that matched
+        ``terms`` (``max_chars`` at most; the page's opening rows without terms)."""
+        text = select_passage(hit.text, terms, budget=self.max_chars).text
         return {
             "uid": hit.uid,
             "page_id": hit.page_id,
@@ -69,6 +77,74 @@ class EquitySearchTool:
             "score": hit.score,
             "text": text,
         }
+
+    def read_page(self, uid: str) -> dict | str:
+        """A whole page of the slice by uid, remembered as retrieved; a refusal otherwise."""
+        uid = str(uid).strip().lower()
+        lookup = getattr(self.searcher, "pages_by_uid", None)
+        if lookup is None:
+            return "Whole pages cannot be read here: use the search passages."
+        pages = lookup([uid]) if uid else []
+        if not pages:
+            return f"No page with uid {uid!r}: read only uids that a search returned."
+        page = pages[0]
+        if not self._in_slice(page):
+            return (
+                f"Page {uid} is outside the slice under research ({self._slice_label()}): "
+                "read only pages of this slice."
+            )
+        hit = page_hit(page)
+        self.retrieved.setdefault(uid, hit)
+        text = "\n".join(row.text for row in page_rows(page.text))
+        if len(text) > MAX_PAGE_CHARS:
+            text = text[: MAX_PAGE_CHARS - 1] + "…"
+        return {
+            "uid": hit.uid,
+            "page_id": hit.page_id,
+            "doc_label": hit.doc_label,
+            "page": hit.page_index + 1,
+            "text": text,
+        }
+
+    def _in_slice(self, page: Page) -> bool:
+        lock = self.lock
+        return (
+            (not lock.ticker or page.ticker == lock.ticker.upper())
+            and (lock.fy is None or page.fy == lock.fy)
+            and (lock.fq is None or page.fq == lock.fq)
+            and (not lock.doc_type or page.doc_type == lock.doc_type)
+        )
+
+    def _slice_label(self) -> str:
+        lock = self.lock
+        parts = [
+            lock.ticker or "",
+            f"FY{lock.fy}" if lock.fy is not None else "",
+            f"Q{lock.fq}" if lock.fq is not None else "",
+            lock.doc_type or "",
+        ]
+        return " ".join(p for p in parts if p) or "the whole grid"
+
+    def read_page_function(self, budget: int | None = None) -> Callable[[str], dict | str]:
+        """``wissen_read_page`` for DSPy's tool calling; ``budget`` caps pages read per turn."""
+        used = 0
+
+        def wissen_read_page(uid: str) -> dict | str:
+            """Read one whole filing page of this slice by the uid a search returned.
+
+            Use it when a search passage is cut short or lacks its table; the page can
+            then be cited by that uid.
+            """
+            nonlocal used
+            if budget is not None and used >= budget:
+                return (
+                    f"Page budget spent ({budget} pages this turn): "
+                    "call finish and write the answer from the pages you have."
+                )
+            used += 1
+            return self.read_page(uid)
+
+        return wissen_read_page
 
     def as_function(
         self,
@@ -92,9 +168,9 @@ class EquitySearchTool:
         ) -> list[dict] | str:
             """Search SEC filing pages (10-K, 10-Q, 8-K, earnings) of the research grid.
 
-            Returns ranked pages, each with uid, page_id, doc_label, page and text;
-            cite pages by uid. Ticker, fiscal year and quarter may be locked to the
-            slice under research.
+            Returns ranked pages, each with uid, page_id, doc_label, page and the
+            passage that matched as text; cite pages by uid. Ticker, fiscal year and
+            quarter may be locked to the slice under research.
             """
             nonlocal used
             if budget is not None and used >= budget:
@@ -109,3 +185,21 @@ class EquitySearchTool:
             return hits
 
         return wissen_equity_search
+
+
+def page_hit(page: Page) -> Hit:
+    """A page read by uid, in the form search hits take (no rank, so score 0)."""
+    return Hit(
+        uid=page.uid,
+        page_id=page.page_id or 0,
+        doc_label=page.doc_label,
+        doc_name=page.doc_name,
+        ticker=page.ticker,
+        fy=page.fy,
+        fq=page.fq,
+        doc_type=page.doc_type,
+        page_index=page.page_index,
+        score=0.0,
+        text=page.text,
+        snippet="",
+    )

@@ -12,7 +12,7 @@ from typing import Literal
 import dspy
 from pydantic import BaseModel, Field
 
-from signatures.daggers import SliceRef
+from citations.daggers import SliceRef
 
 Granularity = Literal["deep", "FY"] | None
 

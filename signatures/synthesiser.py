@@ -1,7 +1,7 @@
 """SliceSynthesiser signature and the slice-level result it produces.
 
 The LLM writes the summary prose; merging the probe answers, numbering citations within
-the slice and listing open issues are code (``signatures.renumbering``), so
+the slice and listing open issues are code (``citations.renumbering``), so
 :class:`SliceReport` numbers are consistent across the summary, the probe answers and the
 one Sources list of the slice.
 """
@@ -11,8 +11,25 @@ from __future__ import annotations
 import dspy
 from pydantic import BaseModel, Field
 
-from signatures.citations import CitedAnswer, Footnote
-from signatures.daggers import SliceResult
+from citations.daggers import SliceResult
+from citations.markup import CitedAnswer, Footnote
+
+
+class Figure(BaseModel):
+    """A figure computed by code from statement facts: what the table and Notes show of it.
+
+    ``formula`` is the Notes line with the inputs' citations numbered 1..n in ``uids`` order
+    (renumbered when the report's numbering is known); empty for a single line item.
+    """
+
+    title: str
+    period: str
+    value: float
+    unit: str
+    text: str = Field(description="the value as stated, e.g. '$1,577 million'")
+    formula: str = ""
+    uids: list[str] = Field(default_factory=list)
+    inputs: list[str] = Field(default_factory=list, description="each input as read")
 
 
 class ProbeAnswer(BaseModel):
@@ -25,6 +42,7 @@ class ProbeAnswer(BaseModel):
     insufficient_evidence: bool = False
     reason: str = Field(default="", description="why evidence is insufficient, if it is")
     rounds: int = 0
+    figures: list[Figure] = Field(default_factory=list, description="computed by code")
 
     @property
     def open_issue(self) -> str | None:

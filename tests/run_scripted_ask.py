@@ -2,7 +2,7 @@
 kill a run (``kill -9`` cannot be aimed at a CliRunner) yet cannot monkeypatch a subprocess.
 
 ``python tests/run_scripted_ask.py ask QUESTION ...`` runs ``cli.app.main`` after pointing
-``programs.language_models`` at :func:`scripted_lm`. Environment:
+``lm.language_models`` at :func:`scripted_lm`. Environment:
 
 - ``SCRIPTED_LM_DELAY``: seconds each LM call takes (a run long enough to be killed);
 - ``SCRIPTED_LM_CALLS``: a file that gets one line per LM call as the call starts, so the
@@ -48,8 +48,18 @@ def scripted_lm(delay: float = 0.0, calls_file: str | None = None, **behaviour: 
     )
 
 
+def install_scripted_lm(monkeypatch: Any, **behaviour: Any) -> CountingLM:
+    """Point every ``research ask`` in this process at a new scripted LM, returned for counting."""
+    import lm.language_models as language_models
+
+    lm = scripted_lm(**behaviour)
+    monkeypatch.setattr(language_models, "build_lm", lambda *args, **kwargs: lm)
+    monkeypatch.setattr(language_models, "check_lm_reachable", lambda *args, **kwargs: None)
+    return lm
+
+
 def main() -> None:
-    import programs.language_models as language_models
+    import lm.language_models as language_models
     from cli.app import main as research
 
     lm = scripted_lm(

@@ -24,7 +24,7 @@ from typing import Any
 import dspy
 from dspy.lm15 import Message, Response, TextPart, Usage
 
-from signatures.citations import MARKER_RE, render_marker
+from citations.markup import MARKER_RE, render_marker
 
 GARBAGE = "Honestly it looks fine-ish to me, maybe? Hard to say without more context."
 FABRICATED_UID = "deadbeef0000"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from signatures.citations import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 
 UIDS = [f"{i:012x}" for i in range(0xA0, 0xA0 + 12)]
 WORDS = ["Revenue", "grew", "margin", "fell", "capex", "rose", "cash", "flow", "steady"]

@@ -8,7 +8,7 @@ import pytest
 from scripted_lm import ScriptedLM
 from typer.testing import CliRunner
 
-import programs.language_models as language_models
+import lm.language_models as language_models
 from cli.app import app
 
 runner = CliRunner()
@@ -39,7 +39,7 @@ def test_ask_prints_a_cited_report_and_writes_the_record(
             "--json",
             str(record_path),
             "--max-probes",
-            "2",
+            "3",  # the figure probe, then the scripted model's two (one of them flagged)
         ],
     )
     assert result.exit_code == 0, result.output

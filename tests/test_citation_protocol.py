@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from strategies import cited_answers
 
-from signatures import (
+from citations import (
     Citation,
     CitedAnswer,
     merge_answers,
@@ -19,7 +19,7 @@ from signatures import (
     split_sentences,
     verify_answer,
 )
-from signatures.citations import parse_marker
+from citations.markup import parse_marker
 
 REPORT = """3M's capital expenditure was $1,577 million in FY2018.¹ Capex rose 20% from FY2017.¹˒²
 

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import cited_answers
 
+from citations import SliceRef, SliceResult, apply_daggers, merge_answers, split_sentences
+from citations.markup import DAGGER, CitedAnswer
 from metrics import score_daggers
-from signatures import SliceRef, SliceResult, apply_daggers, merge_answers, split_sentences
-from signatures.citations import DAGGER, CitedAnswer
 
 
 def slices_from(answers: list[CitedAnswer], flags: list[bool]) -> list[SliceResult]:

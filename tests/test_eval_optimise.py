@@ -9,7 +9,7 @@ from optimiser_lm import OptimiserLM
 from scripted_lm import ScriptedLM
 from typer.testing import CliRunner
 
-import programs.language_models as language_models
+import lm.language_models as language_models
 from cli.app import app
 
 runner = CliRunner()

@@ -11,13 +11,13 @@ import pytest
 from scripted_lm import FABRICATED_UID, ScriptedLM
 from typer.testing import CliRunner
 
-import programs.language_models as language_models
+import lm.language_models as language_models
+from citations.markup import CitedAnswer
 from cli.app import app
 from cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, run_guarded
-from programs.planning_rules import MAX_QUESTION_CHARS
 from programs.probe_loop import evidence_text
+from programs.question import MAX_QUESTION_CHARS
 from retrieval.search import Hit, HybridSearcher
-from signatures.citations import CitedAnswer
 
 runner = CliRunner()
 INJECTION = (

@@ -21,8 +21,9 @@ from typing import Any
 import dspy
 import pytest
 
-from programs import local_engine
-from programs.language_models import (
+from lm import local_engine
+from lm.agent_overrides import apply_agent_lms, load_agent_overrides, parse_agent_overrides
+from lm.language_models import (
     AGENT_NAMES,
     DEFAULT_LOCAL_MODEL,
     SERVER_KEY_ENV,
@@ -30,13 +31,10 @@ from programs.language_models import (
     LMSpec,
     LMUnreachableError,
     MissingAPIKeyError,
-    apply_agent_lms,
     build_lm,
     check_lm_reachable,
     default_adapter,
     list_server_models,
-    load_agent_overrides,
-    parse_agent_overrides,
     require_api_key,
 )
 

@@ -30,17 +30,15 @@ from fake_openai import FakeOpenAI, fake_openai_fixture  # noqa: F401 - register
 from typer.testing import CliRunner
 
 from cli.app import app
-from programs.resilient_lm import (
+from lm.faults import (
     CallBudgetExceeded,
-    FaultStats,
     LMUnavailable,
-    ResilientLM,
-    RetryPolicy,
     RunDeadlineExceeded,
-    RunGuard,
     UnusableOutput,
     fault_kind,
 )
+from lm.policies import FaultStats, RetryPolicy, RunGuard
+from lm.resilient_lm import ResilientLM
 
 runner = CliRunner()
 QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"

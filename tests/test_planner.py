@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
+from citations.daggers import SliceRef
 from programs.errors import PlanningError
 from programs.planner import SlicePlanner
 from programs.planning_rules import latest_full_fy, merge_facets, plan_slices, prepass
 from retrieval.companies import load_companies
 from retrieval.store import GridCell
-from signatures.daggers import SliceRef
 from signatures.planner import Facets
 
 # -- the pre-pass ------------------------------------------------------------------------

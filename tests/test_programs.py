@@ -9,11 +9,11 @@ import dspy
 import pytest
 from scripted_lm import FABRICATED_UID, ScriptedLM
 
+from citations import parse_cited_answer, split_sentences
+from citations.markup import DAGGER, from_superscript, iter_markers
 from metrics import composite_metric, score_daggers
 from programs.errors import PlanningError
 from programs.research_program import ResearchProgram, ResearchSettings
-from signatures import parse_cited_answer, split_sentences
-from signatures.citations import DAGGER, from_superscript, iter_markers
 
 QUESTION = "How did 3M and PepsiCo's capital expenditure compare in FY2021 and FY2022?"
 
@@ -26,9 +26,12 @@ def fabricating_probe(slice_label: str, probe_question: str) -> bool:
     return slice_label == "MMM FY2021 Q4" and probe_question.startswith("Headline")
 
 
+AGENTS_ONLY = ResearchSettings(figures=False)  # the model's probes alone: the agent loop
+
+
 def run(searcher, question=QUESTION, settings=None, observer=None, **lm_kwargs):
     lm = ScriptedLM(**lm_kwargs)
-    program = ResearchProgram(searcher, settings=settings)
+    program = ResearchProgram(searcher, settings=settings or AGENTS_ONLY)
     program.observer = observer
     with dspy.context(lm=lm):  # context, not configure: worker threads must inherit it
         pred = program(question=question)
@@ -39,9 +42,19 @@ def run(searcher, question=QUESTION, settings=None, observer=None, **lm_kwargs):
 def two_by_two(searcher):
     events = []
     program, lm, pred = run(
-        searcher, observer=events.append, insufficient=flagged_probe, fabricate=fabricating_probe
+        searcher,
+        settings=AGENTS_ONLY,
+        observer=events.append,
+        insufficient=flagged_probe,
+        fabricate=fabricating_probe,
     )
     return program, lm, pred, events
+
+
+@pytest.fixture(scope="module")
+def with_figures(searcher):
+    _, lm, pred = run(searcher, settings=ResearchSettings(), insufficient=flagged_probe)
+    return lm, pred
 
 
 def test_two_companies_two_years_make_four_slices_and_a_comparison_table(two_by_two):
@@ -52,6 +65,20 @@ def test_two_companies_two_years_make_four_slices_and_a_comparison_table(two_by_
     assert "| Metric | " + " | ".join(labels) + " |" in pred.report
     row = next(line for line in pred.report.splitlines() if line.startswith("| Headline figure"))
     assert len(re.findall(r"\d[¹²³⁴⁵⁶⁷⁸⁹⁰]", row)) == 4  # every cell a cited figure
+
+
+def test_figures_from_statement_facts_fill_the_table(with_figures):
+    _, pred = with_figures
+    labels = ["MMM FY2021 Q4", "MMM FY2022 Q4", "PEP FY2021 Q4", "PEP FY2022 Q4"]
+    assert "| Metric | " + " | ".join(labels) + " |" in pred.report
+    # The question names a line item the statements hold, so code fills the table from facts
+    # (the model's own rows are not used) and every cell cites its cash-flow page.
+    row = next(line for line in pred.report.splitlines() if line.startswith("| Capital exp"))
+    cells = [c.strip() for c in row.strip("|").split("|")][1:]
+    values = [re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", c) for c in cells]  # PEP FY2022 is flagged
+    assert values == ["$1,603 million", "$1,749 million", "$4,625 million", "$5,207 million"]
+    assert all(re.search(r"million[¹²³⁴⁵⁶⁷⁸⁹⁰]", c) for c in cells)
+    assert not any(line.startswith("| Headline figure") for line in pred.report.splitlines())
 
 
 def test_citations_are_renumbered_globally_and_resolve_to_real_pages(two_by_two, sample_store):
@@ -144,7 +171,7 @@ def test_record_events_metric_and_call_count(two_by_two):
 
 
 def test_reviewer_garbage_never_passes_a_draft(searcher):
-    settings = ResearchSettings(max_rounds=3)
+    settings = ResearchSettings(max_rounds=3, figures=False)
     _, lm, pred = run(searcher, "3M capex in FY2022", settings=settings, reviewer="garbage")
     (only,) = pred.slices
     assert [p.insufficient_evidence for p in only.probe_answers] == [True, True]
@@ -225,7 +252,7 @@ def test_mandatory_angles_from_settings_or_environment(searcher, monkeypatch):
 
 
 def test_search_budget_per_turn_is_enforced(searcher):
-    settings = ResearchSettings(max_searches=2)
+    settings = ResearchSettings(max_searches=2, figures=False)
     _, _, pred = run(searcher, "3M capex FY2022", settings=settings, searches_per_turn=6)
     rounds = [r for p in pred.record["slices"][0]["probes"] for r in p["rounds"]]
     assert rounds and all(len(r["searches"]) == 2 for r in rounds)
@@ -265,3 +292,24 @@ def test_a_slice_without_citations_shows_no_uncited_prose(searcher):
     assert NO_CITED_FINDINGS in pred.report
     assert "_No cited answer could be written" in pred.report
     assert "MMM FY2022 Q4: evidence incomplete" in pred.report
+
+
+def test_figure_probe_is_answered_from_facts_with_no_lm_call(with_figures):
+    lm, pred = with_figures
+    for report in pred.slices:
+        first = report.probe_answers[0]
+        assert first.probe_title.startswith("Capital expenditure")
+        assert first.rounds == 0 and len(first.figures) == 1
+        assert first.figures[0].uids == [f.citation.uid for f in first.answer.references.footnotes]
+    probes = [p for s in pred.record["slices"] for p in s["probes"]]
+    assert sum(p.get("answered_by") == "statement facts" for p in probes) == 4
+    prompts = " ".join(str(h.get("messages")) for h in lm.history)
+    assert "What was capital expenditure in FY2022?" not in prompts  # never sent to a model
+
+
+def test_one_probe_slot_makes_figures_the_whole_research(searcher):
+    _, lm, pred = run(searcher, settings=ResearchSettings(max_probes=1))
+    assert all(len(s.probe_answers) == 1 for s in pred.slices)
+    assert "insufficient" not in pred.report and "†" not in pred.report
+    # Planner, one summary per slice and the composer: no probe generation or research call.
+    assert len(lm.history) <= 1 + len(pred.slices) + 1

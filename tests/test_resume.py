@@ -12,13 +12,12 @@ from pathlib import Path
 
 import dspy
 import pytest
-from run_scripted_ask import QUESTION, scripted_lm
+from run_scripted_ask import QUESTION, install_scripted_lm, scripted_lm
 from typer.testing import CliRunner
 
-import programs.language_models as language_models
 from cli.app import app
-from programs.checkpoints import Checkpoint
 from programs.research_program import ResearchProgram, ResearchSettings
+from runs.checkpoint import DirectoryCheckpoint
 
 runner = CliRunner()
 SCRIPT = Path(__file__).with_name("run_scripted_ask.py")
@@ -30,13 +29,7 @@ ARGS = ["--max-probes", "2", "--no-track", "--quiet"]
 def install_lm(monkeypatch):
     """Point ``research ask`` (in this process) at a new scripted LM, returned for counting."""
 
-    def install(**kwargs):
-        lm = scripted_lm(**kwargs)
-        monkeypatch.setattr(language_models, "build_lm", lambda *args, **kw: lm)
-        monkeypatch.setattr(language_models, "check_lm_reachable", lambda *args, **kw: None)
-        return lm
-
-    return install
+    return lambda **kwargs: install_scripted_lm(monkeypatch, **kwargs)
 
 
 def run_ids(home: Path) -> set[str]:
@@ -63,7 +56,7 @@ def listed(run_id: str) -> dict:
 # -- the program over a checkpoint -----------------------------------------------------------
 
 
-def research(searcher, checkpoint: Checkpoint):
+def research(searcher, checkpoint: DirectoryCheckpoint):
     lm = scripted_lm()
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=2))
     program.checkpoint = checkpoint
@@ -76,13 +69,13 @@ def comparable(record: dict) -> str:
 
 
 def test_checkpointed_work_is_loaded_not_redone(searcher, tmp_path):
-    fresh_lm, fresh = research(searcher, Checkpoint(tmp_path))
+    fresh_lm, fresh = research(searcher, DirectoryCheckpoint(tmp_path))
     assert (tmp_path / "plan.json").exists()
-    assert Checkpoint(tmp_path).progress() == {
+    assert DirectoryCheckpoint(tmp_path).progress() == {
         "slices": 2, "slices_done": 2, "probes": 4, "probes_done": 4,
     }  # fmt: skip
 
-    again_lm, again = research(searcher, Checkpoint(tmp_path))
+    again_lm, again = research(searcher, DirectoryCheckpoint(tmp_path))
     assert dict(again_lm.calls) == {"composer": 1}  # only the report is composed again
     assert again.report == fresh.report
     assert comparable(again.record) == comparable(fresh.record)
@@ -92,7 +85,7 @@ def test_checkpointed_work_is_loaded_not_redone(searcher, tmp_path):
     (pep / "probe-2.json").unlink()
     (pep / "slice.json").unlink()
     (tmp_path / "slices" / "MMM_FY2022_Q4" / "probe-1.json").write_text('{"answer": ')
-    partial_lm, partial = research(searcher, Checkpoint(tmp_path))
+    partial_lm, partial = research(searcher, DirectoryCheckpoint(tmp_path))
     assert partial.report == fresh.report
     assert "planner.extract_facets" not in partial_lm.calls and "probes" not in partial_lm.calls
     assert partial_lm.calls["synthesiser"] == 2  # MMM: its probe-1 was unreadable

@@ -58,3 +58,37 @@ def test_snippet_shows_query_terms(searcher):
         "purchases of property, plant and equipment", GridFilter("MMM", 2018, 4), k=1
     )[0]
     assert "property" in hit.snippet.lower() and len(hit.snippet) < 400
+
+
+def test_locked_company_name_and_ticker_leave_the_terms(searcher):
+    locked = searcher.prepared("3M capital expenditures for MMM", GridFilter("MMM", 2018, 4))
+    assert "3m" not in locked.terms and "mmm" not in locked.terms
+    assert "capital" in locked.terms
+    assert "3m" in searcher.prepared("3M capital expenditures").terms  # unlocked: kept
+
+
+def test_boilerplate_pages_are_recognised_and_statements_are_not():
+    from retrieval.rerank import _is_boilerplate
+
+    contents = "table of contents part i " + " ".join(f"item {n}. x 12" for n in range(1, 10))
+    index = (
+        "index to consolidated financial statements consolidated statements of operations 50 "
+        "consolidated balance sheets 51 consolidated statements of cash flows 52 "
+        "consolidated statements of shareholders equity 53"
+    )
+    statement = (
+        "index to consolidated financial statements consolidated balance sheets "
+        "at december 31, in millions 2031 2030 cash 12 10 inventories 40 38"
+    )
+    assert _is_boilerplate(contents, 400) and _is_boilerplate(index, 400)
+    assert _is_boilerplate("report of independent registered public accounting firm ...", 400)
+    assert not _is_boilerplate(statement, 400)
+
+
+def test_statement_heading_is_found_when_pdf_text_splits_words():
+    from retrieval.rerank import _heading_score
+
+    headings = ("statements of cash flows", "statement of cash flows")
+    assert _heading_score("3m company consolidated statement of cash flow s years", headings)
+    assert _heading_score("consolidatedstatementsofcashflows (in millions)", headings)
+    assert not _heading_score("consolidated balance sheets", headings)

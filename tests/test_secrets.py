@@ -11,9 +11,9 @@ from fake_openai import FakeOpenAI
 from scripted_lm import ScriptedLM
 from typer.testing import CliRunner
 
-import programs.language_models as language_models
+import lm.language_models as language_models
 from cli.app import app
-from cli.runs_command import redact
+from runs.redaction import redact
 
 runner = CliRunner()
 KEY = "sk-test-PLANTED-7f3a9c2e5b1d4086"

@@ -50,3 +50,64 @@ def test_function_budget_caps_searches_per_turn(searcher):
     assert isinstance(fn("capex"), list) and isinstance(fn("dividends"), list)
     assert "budget spent" in fn("revenue")
     assert [q for q, _ in seen] == ["capex", "dividends"]
+
+
+def test_hits_show_the_matched_passage_with_its_header(searcher):
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    hits = tool.search("purchases of property, plant and equipment")
+    statement = next(h for h in hits if h["page"] == 60)  # the cash flow statement
+    assert "Purchases of property, plant and equipment (PP&E) | (1,577)" in statement["text"]
+    assert "2018 | 2017 | 2016" in statement["text"]
+    assert all(len(h["text"]) <= tool.max_chars for h in hits)
+    assert len(statement["text"]) < len(tool.retrieved[statement["uid"]].text)
+
+
+def test_read_page_returns_a_whole_page_of_the_slice_and_records_it(searcher, sample_store):
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    page = next(p for p in sample_store.document_pages("3M_2018_10K") if p.page_index == 59)
+    read = tool.read_page(page.uid.upper())
+    assert isinstance(read, dict) and read["uid"] == page.uid and read["page"] == 60
+    assert "Dividends paid to shareholders | (3,193)" in read["text"]  # past any passage
+    assert page.uid in tool.retrieved and tool.retrieved[page.uid].score == 0.0
+
+
+def test_read_page_refuses_pages_outside_the_slice(searcher, sample_store):
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    other = sample_store.document_pages(
+        next(d for d in _documents(sample_store) if not d.startswith("3M_2018"))
+    )[3]
+    refusal = tool.read_page(other.uid)
+    assert isinstance(refusal, str) and "outside the slice" in refusal and "MMM FY2018" in refusal
+    assert other.text[:40] not in refusal
+    assert "No page" in tool.read_page("000000000000") and "No page" in tool.read_page(" ")
+    assert tool.retrieved == {}
+
+
+def test_read_page_function_has_the_public_name_and_a_budget(searcher, sample_store):
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    fn = tool.read_page_function(budget=1)
+    assert fn.__name__ == "wissen_read_page" and list(inspect.signature(fn).parameters) == ["uid"]
+    assert fn.__doc__ and "uid" in fn.__doc__
+    uid = sample_store.document_pages("3M_2018_10K")[59].uid
+    assert isinstance(fn(uid), dict)
+    assert "budget spent" in fn(uid)
+    # the prototype the researcher builds its prompt from needs no searcher
+    assert EquitySearchTool(searcher=None).read_page_function().__name__ == "wissen_read_page"  # type: ignore[arg-type]
+
+
+def _documents(store) -> list[str]:
+    return sorted({c.doc_name for c in store.pages_by_id(range(1, 2000))})
+
+
+def test_tool_works_over_a_searcher_that_only_searches(searcher, sample_store):
+    """Programs wrap the searcher (e.g. behind a lock) and may expose nothing but search."""
+
+    class SearchOnly:
+        def search(self, *args, **kwargs):
+            return searcher.search(*args, **kwargs)
+
+    tool = EquitySearchTool(SearchOnly(), lock=GridFilter("MMM", 2018, 4))  # type: ignore[arg-type]
+    hits = tool.search("dividends paid to shareholders")
+    assert hits and all(h["text"] for h in hits)
+    refusal = tool.read_page(hits[0]["uid"])
+    assert isinstance(refusal, str) and "cannot be read" in refusal

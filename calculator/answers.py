@@ -1,0 +1,39 @@
+"""Stating a computed figure the way the question asks: percent, ratio, days or an amount
+in millions/billions, rounded as requested. Formatting only; the value is never changed
+except by the rounding the reader asked for."""
+
+from __future__ import annotations
+
+from calculator.choice import Presentation
+from calculator.result import Calculation
+
+_DEFAULT_DECIMALS = {"percent": 1, "ratio": 2, "days": 2, "per_share": 2}
+
+
+def format_value(calculation: Calculation, presentation: Presentation) -> str:
+    """``24.3%``, ``1.33``, ``42.69 days``, ``$1,577 million``, ``$8.70 billion``."""
+    display = presentation.display
+    decimals = presentation.decimals
+    value = calculation.value
+    if calculation.unit in ("USD", "shares") and display in ("percent", "ratio", "days"):
+        display = "amount"  # an amount asked "as a %" is still an amount
+    if display == "percent":
+        return f"{value * 100:,.{_DEFAULT_DECIMALS['percent'] if decimals is None else decimals}f}%"
+    if display in ("ratio", "days"):
+        text = f"{value:,.{_DEFAULT_DECIMALS[display] if decimals is None else decimals}f}"
+        return f"{text} days" if display == "days" else text
+    if display == "per_share" or calculation.unit == "USD/share":
+        return f"${value:,.{2 if decimals is None else decimals}f} per share"
+    scaled = value / presentation.scale
+    if decimals is None:
+        decimals = 2 if abs(scaled) < 100 else 0
+    sign = "-" if scaled < 0 else ""
+    prefix = "$" if calculation.unit == "USD" else ""
+    suffix = "" if calculation.unit == "USD" else f" {calculation.unit}"
+    return f"{sign}{prefix}{abs(scaled):,.{decimals}f} {presentation.scale_word}{suffix}"
+
+
+def answer_sentence(calculation: Calculation, presentation: Presentation) -> str:
+    """``Operating margin (FY2018): 22.3%.``"""
+    value = format_value(calculation, presentation)
+    return f"{calculation.title} ({calculation.period.label}): {value}."

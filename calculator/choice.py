@@ -1,0 +1,302 @@
+"""Choosing the formula for a question by reading it, deterministically.
+
+Steps, each a general rule rather than a per-question case:
+
+1. The question's own definitions ("X is defined as: ...", "Define X as ...") are read
+   into formulas (:mod:`calculator.wording`); they win over the named metrics. A
+   definition that cannot be read makes a question about that metric a refusal.
+2. The asked clause (from "what is" / "how much" to the end of that sentence; statement
+   names such as "cash flow statement" removed) is read for terms: a single concept or
+   metric, or terms joined by operators ("EBITDA less capex").
+3. Period modifiers apply to it: "growth" / "year-over-year change" / "% change" (relative
+   change between the first and last year named, or FY-1 to FY), "CAGR" (compound rate
+   over the span), "n year average" (the mean over the years named).
+4. Presentation comes from the wording: percent ("as a %", "in units of percents"),
+   decimals ("round to two decimal places"), scale ("in USD millions", "USD billions").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from calculator.concepts import CONCEPTS, concept_info
+from calculator.definitions import METRICS_BY_NAME
+from calculator.periods import Period
+from calculator.phrases import OUTFLOWS
+from calculator.wording import formula_from_words, tokenize
+
+_STATEMENT_NAMES = re.compile(
+    r"(?:consolidated )?(?:statements? of (?:cash flows?|income|operations|earnings|"
+    r"financial position|comprehensive income)|(?:cash flows?|income|p&l) statements?|"
+    r"balance sheets?)"
+)
+_QUESTION_START = re.compile(r"\b(?:what (?:is|was|were|are)|what's|how much|how many)\b")
+_INSTRUCTION_START = re.compile(r"\b(?:calculate|compute|find)\b")
+_DEFINITION = re.compile(
+    r"^(?P<name>[^.?:]+?)\s+(?:is|are)\s+(?:defined|calculated|computed)\s+as\b:?\s*"
+    r"(?P<body>.+?)[.?]?$"
+    r"|^(?:we |please )?define (?P<name2>[^.?:]+?) as\b:?\s*(?P<body2>.+?)[.?]?$"
+)
+_STATEMENT_HINT = re.compile(
+    r"[\[(]\s*(?:(?:from|per|on|in) )?(?:the )?" + _STATEMENT_NAMES.pattern + r"\s*[\])]"
+    r"|\b(?:from|per|on|in) (?:the )?" + _STATEMENT_NAMES.pattern
+)
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_SPAN = r"(\d+|one|two|three|four|five|ten)[- ]year"
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How a figure is to be stated: display kind, decimals, scale for amounts."""
+
+    display: str  # percent | ratio | amount | days | per_share
+    decimals: int | None = None
+    scale: float = 1e6
+    scale_word: str = "million"
+
+
+@dataclass(frozen=True)
+class FormulaChoice:
+    formula: str
+    period: Period
+    title: str
+    presentation: Presentation
+    definitions: dict[str, str] = field(default_factory=dict)
+    how: str = ""  # "definition in the question", "named metric", "concept", ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+
+
+def normalise(question: str) -> str:
+    text = question.lower().replace("’", "'").replace("–", "-").replace("—", "-")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def choose_formula(question: str, period: Period | None = None) -> FormulaChoice | Refusal:
+    """The formula a question asks for, or a refusal saying what could not be read.
+
+    ``period`` is the slice's period, used when the question names no year.
+    """
+    text = normalise(question)
+    sentences = re.split(r"(?<=[.?!])\s+(?=[a-z(])", text)
+    definitions, unreadable, phrases, rest = _definitions(sentences)
+    asked = _asked_clause(" ".join(rest))
+    if asked is None:
+        return Refusal("no question ('what is ...', 'how much ...') found")
+    years = [
+        int(y)
+        for y in re.findall(r"(?:fy|fiscal(?: year)?\s?)'?(\d{4})|\b((?:19|20)\d\d)\b", asked)
+        for y in y
+        if y
+    ]
+    years = sorted(set(years))
+    base = Period(years[-1]) if years else period
+    if base is None:
+        return Refusal("the question names no fiscal year")
+    core = _core_formula(asked, phrases)
+    if core is None:
+        return Refusal(f"no metric or line item recognised in {asked!r}")
+    formula, title = core
+    for name in unreadable:
+        if re.search(rf"\b{re.escape(name)}\b", asked):
+            return Refusal(f"could not read the question's definition of {name!r}")
+    defined = dict(definitions)
+    if not re.fullmatch(r"[a-z_]+|abs\([a-z_]+\)", formula):
+        defined["asked"] = formula  # a composite, so that a period can follow it
+        formula = "asked"
+    formula, how = _apply_modifiers(asked, formula, years, base)
+    title = {
+        "relative change": f"{title} growth",
+        "change": f"Change in {title[:1].lower() + title[1:]}",
+        "compound annual growth": f"{title} CAGR",
+        "average over years": f"Average {title[:1].lower() + title[1:]}",
+    }.get(how, title)
+    if formula == "asked":
+        formula = defined.pop("asked")
+    presentation = _presentation(text, formula, defined, how)
+    single = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    if presentation.display == "percent" and single and single.group(1) in CONCEPTS:
+        return Refusal(f"a percentage is asked, but only one line item was read ({formula})")
+    if how == "as asked":
+        how = "definition in the question" if formula in defined else "named metric or line item"
+    return FormulaChoice(formula, base, title, presentation, defined, how)
+
+
+def defined_name(name: str, phrases: tuple = ()) -> str:
+    """The name a question's definition goes by: a named metric's own name when the phrase
+    means one ("fixed asset turnover ratio" -> ``fixed_asset_turnover``), so the question's
+    formula replaces the built-in one; otherwise a slug of the phrase."""
+    tokens = tokenize(name, phrases)
+    if len(tokens) == 1 and tokens[0].kind == "term" and tokens[0].text in METRICS_BY_NAME:
+        return tokens[0].text
+    return phrase_slug(name)
+
+
+def phrase_slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "defined"
+
+
+def _definitions(sentences: list[str]) -> tuple[dict[str, str], list[str], tuple, list[str]]:
+    """(name -> formula, names whose definition is unreadable, phrase patterns, other text)."""
+    definitions: dict[str, str] = {}
+    unreadable: list[str] = []
+    rest: list[str] = []
+    phrases: list[tuple[re.Pattern[str], str]] = []
+    for sentence in sentences:
+        clauses = re.split(r"\?\s*", sentence)
+        kept = []
+        for clause in clauses:
+            match = _DEFINITION.match(clause.strip())
+            if not match or not (match["name"] or match["name2"]):
+                kept.append(clause)
+                continue
+            name = _definition_name(match["name"] or match["name2"])
+            body = _STATEMENT_HINT.sub(" ", match["body"] or match["body2"])
+            formula = formula_from_words(body, tuple(phrases))
+            if formula is None:
+                unreadable.append(name)
+                continue
+            slug = defined_name(name, tuple(phrases))
+            definitions[slug] = formula
+            if slug == phrase_slug(name):
+                pattern = re.compile(rf"(?<![\w&/]){re.escape(name)}(?![\w&/])")
+                phrases.insert(0, (pattern, slug))
+        rest.append("? ".join(kept))
+    return definitions, unreadable, tuple(phrases), rest
+
+
+def _definition_name(raw: str) -> str:
+    name = re.sub(r"^(?:the|a|an)\s+", "", raw.strip())
+    return re.sub(r"\s+\(.*?\)$", "", name)
+
+
+def _asked_clause(text: str) -> str | None:
+    text = _STATEMENT_NAMES.sub(" ", text)
+    if "here's the question:" in text:
+        text = text.split("here's the question:", 1)[1]
+    found = _QUESTION_START.search(text) or _INSTRUCTION_START.search(text)
+    if not found:
+        return None
+    clause = text[found.start() :]
+    end = re.search(r"\?|\.(?:\s|$)", clause)
+    return clause[: end.start()] if end else clause
+
+
+def _core_formula(asked: str, phrases: tuple) -> tuple[str, str] | None:
+    """The formula of the asked terms at the base period, and its title."""
+    plain = re.sub(r"\([^)]*\)", " ", asked)
+    for candidate in (plain, *re.findall(r"\(([^)]*)\)", asked)):
+        tokens = [t for t in tokenize(candidate, phrases) if t.kind in ("term", "op")]
+        runs: list[list[str]] = []
+        current: list[str] = []
+        for token in tokens:
+            if token.kind == "term":
+                if current and current[-1] not in "+-*/":
+                    runs.append(current)
+                    current = []
+                current.append(token.text)
+            elif current and current[-1] not in "+-*/":
+                current.append(token.text)
+        if current:
+            runs.append(current)
+        runs = [r[:-1] if r[-1] in "+-*/" else r for r in runs]
+        if runs:
+            best = max(runs, key=len)  # first of the longest: "operating income + D&A"
+            formula = " ".join(f"abs({p})" if p in OUTFLOWS and len(best) > 1 else p for p in best)
+            if len(best) == 1 and best[0] in OUTFLOWS:
+                formula = f"abs({best[0]})"
+            return formula, _title(best)
+    return None
+
+
+def _title(parts: list[str]) -> str:
+    names = []
+    for part in parts:
+        if part in "+-*/":
+            names.append({"+": "+", "-": "−", "*": "×", "/": "÷"}[part])
+        elif part in METRICS_BY_NAME:
+            names.append(METRICS_BY_NAME[part].title)
+        else:
+            names.append(concept_info(part).title)
+    title = " ".join(names)
+    return title[:1].upper() + title[1:]
+
+
+def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -> tuple[str, str]:
+    """``formula`` is one name or ``abs(name)``, so a period can be attached to it."""
+
+    def at(year: int) -> str:
+        return re.sub(r"([a-z_]+)(\)?)$", rf"\1[FY{year}]\2", formula)
+
+    span = re.search(_SPAN, asked)
+    n_years = int(_WORD_NUMBERS.get(span.group(1), span.group(1))) if span else None
+    first = years[0] if len(years) > 1 else None
+    if re.search(r"\bcagr\b|compound(?:ed)? annual growth", asked):
+        start = first if first is not None else base.fy - (n_years or 1)
+        n = base.fy - start
+        if n <= 0:
+            return formula, "as asked"
+        return f"({at(base.fy)} / {at(start)}) ** (1 / {n}) - 1", "compound annual growth"
+    if re.search(r"\baverage\b|\bavg\b", asked) and (n_years or first is not None):
+        start = first if first is not None else base.fy - (n_years or 1) + 1
+        return f"avg({', '.join(at(y) for y in range(start, base.fy + 1))})", "average over years"
+    growth = re.search(
+        r"growth|year[- ]over[- ]year|\byoy\b|(?:%|percent(?:age)?) change|change in|increase in|"
+        r"decrease in",
+        asked,
+    )
+    if growth:
+        start = first if first is not None else base.fy - 1
+        if re.search(r"growth|%|percent|year[- ]over[- ]year|\byoy\b", asked):
+            return f"{at(base.fy)} / {at(start)} - 1", "relative change"
+        return f"{at(base.fy)} - {at(start)}", "change"
+    return formula, "as asked"
+
+
+def _presentation(text: str, formula: str, defined: dict[str, str], how: str) -> Presentation:
+    decimals = None
+    if found := re.search(r"round(?:ed)?[^.?]*?\b(one|two|three|four|\d) decimal", text):
+        decimals = int(_WORD_NUMBERS.get(found.group(1), found.group(1)))
+    elif re.search(r"nearest (?:whole|integer)|whole number", text):
+        decimals = 0
+    if re.search(r"\bpercent|%|percentage|in units of percents", text) or how in (
+        "relative change",
+        "compound annual growth",
+    ):
+        return Presentation("percent", decimals)
+    metric = METRICS_BY_NAME.get(formula.split("[")[0])
+    if metric:
+        if metric.display == "amount":
+            return _amount(text, decimals)
+        return Presentation(metric.display, decimals)
+    if re.search(r"\bdays?\b", text) and re.search(r"365|days", formula + text):
+        return Presentation("days", decimals)
+    if re.search(r"usd|\$|dollars|millions|billions|thousands", text):
+        return _amount(text, decimals)
+    if re.search(r"ratio|turnover|coverage|\broa\b|\broe\b|return on", text):
+        return Presentation("ratio", decimals)
+    single = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    if single and single.group(1) in CONCEPTS:
+        if CONCEPTS[single.group(1)].unit == "USD/share":
+            return Presentation("per_share", decimals)
+        return _amount(text, decimals)
+    return _amount(text, decimals) if how == "change" else Presentation("ratio", decimals)
+
+
+def _amount(text: str, decimals: int | None) -> Presentation:
+    if re.search(r"billions?\b", text):
+        return Presentation("amount", decimals, 1e9, "billion")
+    if re.search(r"thousands?\b", text):
+        return Presentation("amount", decimals, 1e3, "thousand")
+    return Presentation("amount", decimals, 1e6, "million")
+
+
+def presentation_for(question: str, formula: str) -> Presentation:
+    """How to state ``formula``'s value for ``question`` (for a formula chosen elsewhere)."""
+    text = normalise(question)
+    how = "relative change" if re.search(r"\bcagr\b|growth", text) else "as asked"
+    return _presentation(text, formula.strip(), {}, how)

@@ -1,0 +1,84 @@
+"""What the calculator knows about each canonical concept: its home statement, whether it is
+a flow (over a period) or a balance (at a date), its unit and the words a formula reads it as.
+
+The names are the ones statement facts carry (``retrieval.facts``). The home statement is
+where resolution looks first: capex is read from the cash-flow statement, not from a
+segment table that happens to print a capex row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["flow", "balance", "per_share", "shares"]
+
+
+@dataclass(frozen=True)
+class ConceptInfo:
+    name: str
+    title: str  # as a rendered formula prints it: "operating income"
+    statement: str  # home statement (one of retrieval.facts.model.STATEMENTS)
+    kind: Kind
+    unit: str = "USD"
+
+
+def _flow(name: str, title: str, statement: str = "income") -> ConceptInfo:
+    return ConceptInfo(name, title, statement, "flow")
+
+
+def _balance(name: str, title: str) -> ConceptInfo:
+    return ConceptInfo(name, title, "balance", "balance")
+
+
+CONCEPTS: dict[str, ConceptInfo] = {
+    c.name: c
+    for c in (
+        _flow("revenue", "revenue"),
+        _flow("cost_of_revenue", "cost of revenue"),
+        _flow("gross_profit", "gross profit"),
+        _flow("sga", "SG&A"),
+        _flow("rnd", "R&D"),
+        _flow("operating_income", "operating income"),
+        _flow("interest_expense", "interest expense"),
+        _flow("pretax_income", "pre-tax income"),
+        _flow("income_tax", "income tax"),
+        _flow("net_income", "net income"),
+        _flow("net_income_attributable", "net income attributable to shareholders"),
+        _flow("dna", "depreciation and amortisation", "cash_flow"),
+        _flow("capex", "capital expenditure", "cash_flow"),
+        _flow("cfo", "cash from operations", "cash_flow"),
+        _flow("cfi", "cash from investing", "cash_flow"),
+        _flow("cff", "cash from financing", "cash_flow"),
+        _flow("dividends_paid", "dividends paid", "cash_flow"),
+        _flow("buybacks", "share repurchases", "cash_flow"),
+        _balance("cash", "cash and equivalents"),
+        _balance("receivables", "receivables"),
+        _balance("inventory", "inventory"),
+        _balance("current_assets", "current assets"),
+        _balance("ppe_net", "net PP&E"),
+        _balance("total_assets", "total assets"),
+        _balance("payables", "accounts payable"),
+        _balance("current_liabilities", "current liabilities"),
+        _balance("short_term_debt", "short-term debt"),
+        _balance("long_term_debt", "long-term debt"),
+        _balance("total_liabilities", "total liabilities"),
+        _balance("equity", "shareholders' equity"),
+        ConceptInfo("diluted_eps", "diluted EPS", "income", "per_share", "USD/share"),
+        ConceptInfo("diluted_shares", "diluted shares", "income", "shares", "shares"),
+    )
+}
+
+#: When a slice has no fact for a concept, these stand in for it, and the result says so.
+#: A company without non-controlling interests prints only "Net income": that is the
+#: income attributable to its shareholders. Gross profit is often not printed at all.
+SUBSTITUTES: dict[str, str] = {
+    "net_income_attributable": "net_income",
+    "gross_profit": "revenue - cost_of_revenue",
+}
+
+
+def concept_info(name: str) -> ConceptInfo:
+    """The concept's info; a concept the table does not list is a flow read from any
+    statement, in whatever unit its facts carry (``unit=""``)."""
+    return CONCEPTS.get(name) or ConceptInfo(name, name.replace("_", " "), "", "flow", "")

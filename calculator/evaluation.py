@@ -1,0 +1,238 @@
+"""Computing a formula over a slice's facts: bind every reference to a fact, then do the
+arithmetic in plain Python floats, with units checked.
+
+Every reference is bound before any arithmetic, so a formula naming facts the slice lacks
+fails with one message that lists *all* of them; a missing number is never replaced by a
+guess (a documented substitute, ``calculator.concepts.SUBSTITUTES``, is used and noted).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from calculator.concepts import CONCEPTS, SUBSTITUTES, concept_info
+from calculator.definitions import METRICS_BY_NAME, metric_formulas
+from calculator.errors import CalculationError, FormulaError, MissingInputError
+from calculator.expressions import (
+    MAX_EXPONENT,
+    Binary,
+    Call,
+    Expression,
+    Number,
+    Reference,
+    Unary,
+    parse_formula,
+    references,
+    unparse,
+)
+from calculator.periods import Period, PeriodRef
+from calculator.resolution import FactResolver
+from calculator.result import Calculation
+from retrieval.facts.model import Fact
+
+Dims = tuple[tuple[str, int], ...]  # ("USD", 1), ("shares", -1): sorted, no zero exponents
+
+_UNIT_DIMS: dict[str, Dims] = {
+    "USD": (("USD", 1),),
+    "shares": (("shares", 1),),
+    "USD/share": (("USD", 1), ("shares", -1)),
+    "%": (),
+}
+
+
+def calculate(
+    formula: str | Expression,
+    facts: Sequence[Fact] | FactResolver,
+    period: Period,
+    *,
+    title: str | None = None,
+    definitions: Mapping[str, str] | None = None,
+    doc_name: str | None = None,
+    display: str | None = None,
+    unit: str | None = None,
+) -> Calculation:
+    """Compute ``formula`` for ``period`` from ``facts`` (a slice's facts).
+
+    ``definitions`` are a question's own metric definitions (they win over the named ones).
+    A formula that is a single metric name takes that metric's title, display and unit.
+    Raises :class:`FormulaError`, :class:`MissingInputError` or :class:`CalculationError`.
+    """
+    resolver = facts if isinstance(facts, FactResolver) else FactResolver(facts, doc_name)
+    text = formula if isinstance(formula, str) else unparse(formula)
+    metric = (
+        METRICS_BY_NAME.get(text.strip())
+        if not definitions or text.strip() not in definitions
+        else None
+    )
+    if isinstance(formula, str):
+        concepts = set(CONCEPTS) | set(resolver.concepts)
+        expression = parse_formula(
+            formula, metrics=metric_formulas(dict(definitions or {})), concepts=concepts
+        )
+    else:
+        expression = formula
+    bound_tree, bound, notes = _bind(expression, resolver, period)
+    value, dims = _evaluate(bound_tree, bound)
+    if not math.isfinite(value):
+        raise CalculationError(f"{text.strip()} is not a finite number for {period.label}")
+    inputs = tuple(dict.fromkeys(bound[r] for r in references(bound_tree)))
+    return Calculation(
+        title=title or (metric.title if metric else text.strip()),
+        formula=text.strip(),
+        expanded=unparse(bound_tree),
+        period=period,
+        value=value,
+        unit=unit or (metric.unit if metric and metric.unit else _unit_text(dims)),
+        display=display or (metric.display if metric else _default_display(dims)),
+        inputs=inputs,
+        bound=bound,
+        expression=bound_tree,
+        notes=tuple(notes),
+    )
+
+
+def _bind(
+    expression: Expression, resolver: FactResolver, period: Period
+) -> tuple[Expression, dict[Reference, Fact], list[str]]:
+    """The tree with absolute periods (substitutes spliced in), each reference's fact, notes."""
+    bound: dict[Reference, Fact] = {}
+    missing: list[str] = []
+    notes: list[str] = []
+
+    def absolute(ref: Reference) -> Reference:
+        return Reference(ref.concept, PeriodRef(absolute=ref.period.resolve(period)))
+
+    def bind(node: Expression) -> Expression:
+        if isinstance(node, Number):
+            return node
+        if isinstance(node, Reference):
+            ref = absolute(node)
+            at = ref.period.resolve(period)
+            fact = resolver.pick(ref.concept, at)
+            if fact is not None:
+                bound[ref] = fact
+                return ref
+            stand_in = _substitute(ref, resolver, at)
+            if stand_in is not None:
+                tree, facts = stand_in
+                bound.update(facts)
+                title = concept_info(ref.concept).title
+                note = f"{title} {at.label}: read as {SUBSTITUTES[ref.concept]}"
+                if note not in notes:
+                    notes.append(note)
+                return tree
+            reason = resolver.missing_reason(ref.concept, at)
+            if reason not in missing:
+                missing.append(reason)
+            return ref
+        if isinstance(node, Unary):
+            return Unary(node.op, bind(node.operand))
+        if isinstance(node, Binary):
+            return Binary(node.op, bind(node.left), bind(node.right))
+        return Call(node.function, tuple(bind(a) for a in node.args))
+
+    tree = bind(expression)
+    if missing:
+        raise MissingInputError(missing)
+    return tree, bound, notes
+
+
+def _substitute(
+    ref: Reference, resolver: FactResolver, at: Period
+) -> tuple[Expression, dict[Reference, Fact]] | None:
+    """The documented stand-in for a missing concept, if every fact it needs is there."""
+    formula = SUBSTITUTES.get(ref.concept)
+    if formula is None:
+        return None
+    tree = parse_formula(formula, metrics={}, concepts=set(CONCEPTS))
+    facts: dict[Reference, Fact] = {}
+
+    def place(node: Expression) -> Expression:
+        if isinstance(node, Reference):
+            placed = Reference(node.concept, PeriodRef(absolute=at))
+            facts[placed] = resolver.pick(node.concept, at)  # type: ignore[assignment]
+            return placed
+        if isinstance(node, Binary):
+            return Binary(node.op, place(node.left), place(node.right))
+        return node
+
+    placed = place(tree)
+    return None if any(f is None for f in facts.values()) else (placed, facts)
+
+
+def _evaluate(node: Expression, bound: Mapping[Reference, Fact]) -> tuple[float, Dims]:
+    if isinstance(node, Number):
+        return node.value, ()
+    if isinstance(node, Reference):
+        fact = bound[node]
+        if fact.unit not in _UNIT_DIMS:
+            raise CalculationError(f"{fact.concept} has an unknown unit {fact.unit!r}")
+        value = fact.value / 100 if fact.unit == "%" else fact.value
+        return value, _UNIT_DIMS[fact.unit]
+    if isinstance(node, Unary):
+        value, dims = _evaluate(node.operand, bound)
+        return (-value if node.op == "-" else value), dims
+    if isinstance(node, Binary):
+        return _binary(node, bound)
+    values = [_evaluate(a, bound) for a in node.args]
+    dims = values[0][1]
+    if any(d != dims for _, d in values):
+        raise CalculationError(f"{node.function}() of figures in different units")
+    numbers = [v for v, _ in values]
+    if node.function == "abs":
+        return abs(numbers[0]), dims
+    if node.function == "avg":
+        return math.fsum(numbers) / len(numbers), dims
+    return (min(numbers) if node.function == "min" else max(numbers)), dims
+
+
+def _binary(node: Binary, bound: Mapping[Reference, Fact]) -> tuple[float, Dims]:
+    (a, da), (b, db) = _evaluate(node.left, bound), _evaluate(node.right, bound)
+    if node.op in ("+", "-"):
+        if da != db:
+            raise CalculationError(
+                f"cannot {'add' if node.op == '+' else 'subtract'} {_unit_text(db)} "
+                f"{'to' if node.op == '+' else 'from'} {_unit_text(da)} in {unparse(node)}"
+            )
+        return (a + b if node.op == "+" else a - b), da
+    if node.op == "*":
+        return a * b, _combine(da, db, 1)
+    if node.op == "/":
+        if b == 0:
+            raise CalculationError(f"division by zero: {unparse(node.right)} is 0")
+        return a / b, _combine(da, db, -1)
+    # "**": the parser allows only constant exponents.
+    if db or abs(b) > MAX_EXPONENT:
+        raise FormulaError(f"exponent must be a plain number of at most {MAX_EXPONENT:g}")
+    if da and not float(b).is_integer():
+        raise CalculationError("a fractional power of a figure with a unit")
+    if a < 0 and not float(b).is_integer():
+        raise CalculationError(f"fractional power of a negative number in {unparse(node)}")
+    if a == 0 and b < 0:
+        raise CalculationError(f"division by zero in {unparse(node)}")
+    return a**b, tuple((k, int(e * b)) for k, e in da)
+
+
+def _combine(a: Dims, b: Dims, sign: int) -> Dims:
+    exponents = dict(a)
+    for key, exp in b:
+        exponents[key] = exponents.get(key, 0) + sign * exp
+    return tuple(sorted((k, e) for k, e in exponents.items() if e))
+
+
+def _unit_text(dims: Dims) -> str:
+    for name, d in _UNIT_DIMS.items():
+        if d == dims and name != "%":
+            return name
+    if not dims:
+        return "ratio"
+    up = [k if e == 1 else f"{k}^{e}" for k, e in dims if e > 0]
+    down = [k if e == -1 else f"{k}^{-e}" for k, e in dims if e < 0]
+    return "·".join(up or ["1"]) + ("/" + "·".join(down) if down else "")
+
+
+def _default_display(dims: Dims) -> str:
+    if not dims:
+        return "ratio"
+    return "per_share" if dims == _UNIT_DIMS["USD/share"] else "amount"

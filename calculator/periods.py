@@ -1,0 +1,62 @@
+"""Fiscal periods and the period part of a reference (``revenue[FY-1]``).
+
+A formula is written once and computed for any slice, so references are usually *relative*
+to the period the calculation is for (``FY`` is that period, ``FY-1`` one fiscal year
+earlier); a question that names years may also use *absolute* periods (``FY2018``,
+``FY2023Q2``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A fiscal year (``fq is None``) or one fiscal quarter of it."""
+
+    fy: int
+    fq: int | None = None
+
+    def shifted(self, years: int) -> Period:
+        return Period(self.fy + years, self.fq)
+
+    @property
+    def label(self) -> str:
+        """``FY2018`` or ``FY2023Q2`` (the reference syntax)."""
+        return f"FY{self.fy}" if self.fq is None else f"FY{self.fy}Q{self.fq}"
+
+
+@dataclass(frozen=True)
+class PeriodRef:
+    """Either an absolute period or an offset in fiscal years from the calculation's period."""
+
+    absolute: Period | None = None
+    offset: int = 0
+
+    def resolve(self, base: Period) -> Period:
+        return self.absolute if self.absolute is not None else base.shifted(self.offset)
+
+    def within(self, outer: PeriodRef) -> PeriodRef:
+        """This reference seen from inside a metric referenced at ``outer``.
+
+        ``operating_margin[FY-1]`` expands ``operating_income / revenue`` with every relative
+        reference moved one year back; absolute references stay where they are.
+        """
+        if self.absolute is not None:
+            return self
+        if outer.absolute is not None:
+            return PeriodRef(absolute=outer.absolute.shifted(self.offset))
+        return PeriodRef(offset=self.offset + outer.offset)
+
+    @property
+    def text(self) -> str:
+        """The bracket text: ``FY``, ``FY-1``, ``FY2018``."""
+        if self.absolute is not None:
+            return self.absolute.label
+        if self.offset == 0:
+            return "FY"
+        return f"FY{self.offset:+d}"
+
+
+CURRENT = PeriodRef()

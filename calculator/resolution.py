@@ -1,0 +1,105 @@
+"""Which fact a reference means: deterministic, explainable choice among a slice's facts.
+
+A slice's documents print the same number in several places (the statement, a note, the
+comparative column of a later filing, an earnings release). For ``concept`` at ``period``
+the candidates are the facts of that concept whose column is that period, whose unit fits
+and whose duration fits: a full year for a flow in a fiscal-year calculation (never a
+nine-month column), the quarter for a quarter, the balance-sheet date for a balance. Among
+them, in this order of preference:
+
+1. the concept's home statement (capex from the cash-flow statement, inventory from the
+   balance sheet);
+2. the slice's own document (the filing the calculation is for), then any 10-K or 10-Q,
+   then other documents;
+3. an exact duration (``instant`` for a balance, not an equity-statement column);
+4. the earliest page, then the first row on it (primary statements precede the notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from calculator.concepts import concept_info
+from calculator.periods import Period
+from retrieval.facts.model import Fact
+
+_FLOW_DURATION = {True: "year", False: "quarter"}
+
+
+class FactResolver:
+    """Picks facts for references; built once per slice from its facts."""
+
+    def __init__(self, facts: Sequence[Fact], doc_name: str | None = None) -> None:
+        self.doc_name = doc_name
+        self.by_concept: dict[str, list[tuple[int, Fact]]] = {}
+        for order, fact in enumerate(facts):
+            if fact.concept:
+                self.by_concept.setdefault(fact.concept, []).append((order, fact))
+
+    @property
+    def concepts(self) -> list[str]:
+        return sorted(self.by_concept)
+
+    def candidates(self, concept: str, period: Period) -> list[Fact]:
+        """Facts that could stand for ``concept`` at ``period``, best first."""
+        info = concept_info(concept)
+        ranked = []
+        for order, fact in self.by_concept.get(concept, []):
+            if fact.fy != period.fy or fact.fq != period.fq or not _unit_fits(fact, info.unit):
+                continue
+            exact = _duration_rank(fact, info.kind, period)
+            if exact is None:
+                continue
+            ranked.append(
+                (
+                    0 if not info.statement or fact.statement == info.statement else 1,
+                    self._document_rank(fact),
+                    exact,
+                    fact.page_index,
+                    order,
+                    fact,
+                )
+            )
+        ranked.sort(key=lambda r: r[:5])
+        return [r[-1] for r in ranked]
+
+    def pick(self, concept: str, period: Period) -> Fact | None:
+        found = self.candidates(concept, period)
+        return found[0] if found else None
+
+    def missing_reason(self, concept: str, period: Period) -> str:
+        """One phrase: what is missing and what the slice does have for that concept."""
+        facts = [f for _, f in self.by_concept.get(concept, [])]
+        have = sorted({f.period_label for f in facts})
+        if not have:
+            return f"{concept} {period.label} (the slice has no {concept} facts)"
+        if any(f.fy == period.fy and f.fq == period.fq for f in facts):
+            info = concept_info(concept)
+            wanted = (
+                "balance-sheet" if info.kind == "balance" else _FLOW_DURATION[period.fq is None]
+            )
+            return f"{concept} {period.label} (no {wanted} figure in {info.unit or 'any unit'})"
+        return f"{concept} {period.label} (the slice has {concept} for {', '.join(have)})"
+
+    def _document_rank(self, fact: Fact) -> int:
+        if self.doc_name and fact.doc_name == self.doc_name:
+            return 0
+        return 1 if any(t in fact.doc_label for t in ("10-K", "10-Q")) else 2
+
+
+def _unit_fits(fact: Fact, unit: str) -> bool:
+    """A revenue row in a common-size (%) table is not revenue in dollars."""
+    return not unit or fact.unit == unit
+
+
+def _duration_rank(fact: Fact, kind: str, period: Period) -> int | None:
+    """0 exact, 1 acceptable, None not this period's number at all."""
+    if kind == "balance":
+        return 0 if fact.duration == "instant" else 1
+    wanted = _FLOW_DURATION[period.fq is None]
+    if fact.duration == wanted:
+        return 0
+    # A first quarter's year-to-date column is that quarter.
+    if period.fq == 1 and fact.duration == "ytd":
+        return 1
+    return None

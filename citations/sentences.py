@@ -1,0 +1,131 @@
+"""Split a Markdown body into claim units (sentences and table cells).
+
+Citation coverage, dagger placement and the renumbering invariants are all stated per
+sentence, so they must agree on what a sentence is. A unit is a prose sentence (paragraphs
+and list items; trailing markers and a dagger after the full stop belong to the sentence),
+or a table data cell that holds a digit or a marker. Headings, table header and separator
+rows, and blank lines are not claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citations.markup import DAGGER, MARKER_RE, iter_markers
+
+_ABBREVIATIONS = {
+    "p", "pp", "inc", "corp", "co", "ltd", "no", "vs", "e.g", "i.e", "etc", "approx", "fig",
+    "u.s", "mr", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "est", "avg", "yr", "yrs", "ca", "cf", "al",
+}  # fmt: skip
+# Sentence end: . ! ? then closing quotes/brackets, then optional markers and dagger.
+_END_RE = re.compile(rf"[.!?][\"'”’)\]*_]*(?:{MARKER_RE.pattern})?{DAGGER}?(?=\s|$)")
+_TABLE_SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_BLOCK_START_RE = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A claim unit: its text, its span in the body, and the citation numbers it carries."""
+
+    text: str
+    start: int
+    end: int
+    markers: tuple[int, ...]
+    has_dagger: bool
+    in_table: bool = False
+
+
+def _unit(body: str, start: int, end: int, in_table: bool) -> Sentence | None:
+    while start < end and body[start].isspace():
+        start += 1
+    while end > start and body[end - 1].isspace():
+        end -= 1
+    if start >= end:
+        return None
+    text = body[start:end]
+    numbers = tuple(n for _, nums in iter_markers(text) for n in nums)
+    return Sentence(text, start, end, numbers, DAGGER in text, in_table)
+
+
+def _is_abbreviation(segment: str, dot_at: int) -> bool:
+    """True when the full stop at ``dot_at`` ends an abbreviation or initial, not a sentence."""
+    word = re.search(r"([A-Za-z.]+)$", segment[max(0, dot_at - 24) : dot_at])
+    if word is None:
+        return False
+    token = word.group(1).lower().strip(".")
+    return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha())
+
+
+def _split_prose(body: str, start: int, end: int) -> list[Sentence]:
+    segment = body[start:end]
+    out: list[Sentence] = []
+    cursor = 0
+    for m in _END_RE.finditer(segment):
+        if segment[m.start()] == "." and _is_abbreviation(segment, m.start()):
+            continue
+        nxt = segment[m.end() :].lstrip()
+        if nxt and nxt[0].islower():
+            continue
+        unit = _unit(body, start + cursor, start + m.end(), False)
+        if unit is not None:
+            out.append(unit)
+        cursor = m.end()
+    unit = _unit(body, start + cursor, end, False)
+    if unit is not None:
+        out.append(unit)
+    return out
+
+
+def _split_table_row(body: str, start: int, end: int) -> list[Sentence]:
+    out: list[Sentence] = []
+    row = body[start:end]
+    for m in re.finditer(r"[^|]+", row):
+        cell = m.group()
+        if re.search(r"\d", cell) or MARKER_RE.search(cell):
+            unit = _unit(body, start + m.start(), start + m.end(), True)
+            if unit is not None:
+                out.append(unit)
+    return out
+
+
+def split_sentences(body: str) -> list[Sentence]:
+    """Claim units of a Markdown body, in reading order, with exact spans into ``body``."""
+    return list(_split_cached(body))
+
+
+@lru_cache(maxsize=256)
+def _split_cached(body: str) -> tuple[Sentence, ...]:
+    # Every metric splits the same report; cache so a composite score splits it once.
+    units: list[Sentence] = []
+    lines = body.split("\n")
+    offsets = []
+    pos = 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        begin = offsets[i]
+        if not stripped or re.match(r"^\s*#{1,6}\s", line) or stripped.startswith("```"):
+            i += 1
+            continue
+        if stripped.startswith("|"):
+            is_header = i + 1 < len(lines) and _TABLE_SEP_RE.match(lines[i + 1])
+            if not is_header and not _TABLE_SEP_RE.match(line):
+                units.extend(_split_table_row(body, begin, begin + len(line)))
+            i += 1
+            continue
+        # A prose block: this line plus following continuation lines (hard-wrapped prose).
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not _BLOCK_START_RE.match(lines[j]):
+            j += 1
+        end = offsets[j - 1] + len(lines[j - 1])
+        content_start = begin + len(re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)?", line).group())
+        units.extend(_split_prose(body, content_start, end))
+        i = j
+    return tuple(units)

@@ -1,0 +1,192 @@
+"""Figures from code: the number a question asks for, computed from a slice's statement facts.
+
+Why this exists: a language model that copies digits from page text misreads columns and
+does sums wrong, and a small embedded model cannot do it at all. When the question names a
+line item or a metric the calculator knows ("capital expenditure", "operating margin",
+"revenue growth"), the figure is read from the statement facts parsed at ingest and computed
+by :mod:`calculator`; the model then only writes prose around it.
+
+A slice gets one *figure probe* (its question is written here, so the probe loop can tell it
+from the model's probes and answer it without a model call). Its answer is one sentence with
+the figure and a citation to every input's page; the same :class:`Figure` fills the report's
+comparison table and its formula note, so the table is code's, not the model's.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from calculator.answers import format_value
+from calculator.choice import FormulaChoice, choose_formula
+from calculator.definitions import metric_formulas
+from calculator.errors import CalculationError
+from calculator.evaluation import calculate
+from calculator.expressions import parse_formula, references
+from calculator.periods import Period
+from calculator.result import Calculation
+from citations.daggers import SliceRef
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from retrieval.facts.model import Fact
+from signatures.probes import Probe
+from signatures.synthesiser import Figure
+
+FactSource = Callable[[SliceRef], Sequence[Fact]]
+
+
+def slice_period(ref: SliceRef) -> Period:
+    """A 10-K cell (Q4) is its fiscal year; a quarter cell is that quarter."""
+    return Period(ref.fy, None if ref.fq == 4 else ref.fq)
+
+
+def _choice(question: str, period: Period) -> FormulaChoice | None:
+    """The formula the question asks for; a comparison ("How did X compare …") is read as
+    a question about the line item it names."""
+    for text in (question, f"What is {question}"):
+        choice = choose_formula(text, period)
+        if isinstance(choice, FormulaChoice):
+            return choice
+    return None
+
+
+def _absolute(formula: str, definitions: dict[str, str]) -> bool:
+    """True if the formula names fixed years (growth from FY2018 to FY2022), not "this year"."""
+    try:
+        expression = parse_formula(formula, metrics=metric_formulas(definitions))
+    except CalculationError:
+        return False
+    return any(ref.period.absolute is not None for ref in references(expression))
+
+
+@dataclass(frozen=True)
+class Computed:
+    calculation: Calculation
+    choice: FormulaChoice
+
+    @property
+    def value_text(self) -> str:
+        return format_value(self.calculation, self.choice.presentation)
+
+
+class Figures:
+    """Computes question figures per slice from the store's facts (read once per slice)."""
+
+    def __init__(self, facts: FactSource) -> None:
+        self._source = facts
+        self._cache: dict[SliceRef, list[Fact]] = {}
+        self._lock = threading.Lock()
+
+    def __deepcopy__(self, memo: dict) -> Figures:
+        return self  # a cache over the shared store, not program state
+
+    def facts(self, ref: SliceRef) -> list[Fact]:
+        with self._lock:
+            if ref not in self._cache:
+                self._cache[ref] = list(self._source(ref))
+            return self._cache[ref]
+
+    def compute(self, question: str, ref: SliceRef) -> Computed | None:
+        """The question's figure for this slice, or None (nothing computable, or an input
+        the slice's filings do not print: never a made-up number)."""
+        period = slice_period(ref)
+        choice = _choice(question, period)
+        if choice is None:
+            return None
+        if _absolute(choice.formula, choice.definitions):
+            if choice.period != period:
+                return None  # a fixed-years figure belongs to the slice of its last year
+        else:
+            choice = FormulaChoice(
+                choice.formula,
+                period,
+                choice.title,
+                choice.presentation,
+                choice.definitions,
+                choice.how,
+            )
+        facts = self.facts(ref)
+        if not facts:
+            return None
+        try:
+            calculation = _calculate(choice, facts)
+        except CalculationError:
+            return None
+        return Computed(calculation, choice)
+
+    def probe(self, question: str, ref: SliceRef) -> Probe | None:
+        """The figure probe for this slice, when the question asks for a computable figure."""
+        computed = self.compute(question, ref)
+        if computed is None:
+            return None
+        title, period = computed.calculation.title, computed.calculation.period.label
+        return Probe(
+            probe_title=f"{title} (from the statements)",
+            probe_question=f"What was {_lower_first(title)} in {period}?",
+        )
+
+    def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
+        """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""
+        mine = self.probe(question, ref)
+        return mine is not None and mine == probe
+
+    def answer(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
+        """The figure probe's answer: one cited sentence, and the figure for table and notes."""
+        computed = self.compute(question, ref)
+        if computed is None:
+            return None
+        calculation = computed.calculation
+        numbers = {uid: n for n, uid in enumerate(calculation.citations, 1)}
+        marker = render_marker(list(numbers.values()))
+        value = computed.value_text
+        printed = _printed_as(calculation)
+        sentence = (
+            f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
+        )
+        by_uid = {f.uid: f for f in calculation.inputs}
+        footnotes = [
+            Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()
+        ]
+        answer = CitedAnswer(body=sentence, references=ReferenceList(footnotes=footnotes))
+        figure = Figure(
+            title=calculation.title,
+            period=calculation.period.label,
+            value=calculation.value,
+            unit=calculation.unit,
+            text=value,
+            formula=calculation.render() if len(calculation.inputs) > 1 else "",
+            uids=list(calculation.citations),
+            inputs=calculation.input_lines(),
+        )
+        return answer, figure
+
+
+def _calculate(choice: FormulaChoice, facts: Sequence[Fact]) -> Calculation:
+    return calculate(
+        choice.formula,
+        facts,
+        choice.period,
+        title=choice.title,
+        definitions=choice.definitions,
+    )
+
+
+def _printed_as(calculation: Calculation) -> str:
+    """`` (purchases of property, plant and equipment)``: the row label a single input was
+    printed under, so a reader sees which line the figure is."""
+    if len(calculation.inputs) != 1:
+        return ""
+    label = calculation.inputs[0].label.strip().rstrip(":")
+    if not label or label.lower() == calculation.title.lower():
+        return ""
+    return f" ({_lower_first(label)})"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _citation(fact: Fact) -> Citation:
+    return Citation(
+        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
+    )

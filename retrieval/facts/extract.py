@@ -1,0 +1,217 @@
+"""Statement facts from a page: the one entry point ingestion and benchmarks call.
+
+A page yields facts only when everything about a number can be read off the page: a
+statement heading, a header that places every column in the fiscal calendar, a scale,
+and a row with one value per column. Anything less yields no fact for that table,
+because a fact that is missing is refused downstream while a misread one is a wrong
+number in a report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from retrieval.facts.columns import columns, scale_of, share_scale
+from retrieval.facts.fiscal import place_columns
+from retrieval.facts.headings import heading_statement
+from retrieval.facts.layout import Row, Segment, segments
+from retrieval.facts.model import Fact
+from retrieval.facts.vocabulary import concept_for, normalise_label
+from retrieval.pages import Page
+
+#: Statements whose tables are read; an equity statement's columns are components
+#: (common stock, retained earnings, ...), not periods.
+READ_STATEMENTS = ("income", "balance", "cash_flow", "comprehensive_income")
+
+_PER_SHARE = re.compile(
+    r"per (?:common |ordinary |diluted |basic )?share|per-share|earnings per|\beps\b|"
+    r"per (?:common )?unit",
+    re.IGNORECASE,
+)
+_SHARES = re.compile(
+    r"weighted[- ]average|average (?:number of )?(?:common )?shares|shares used|"
+    r"number of (?:common )?shares|^(?:basic|diluted) shares|shares outstanding",
+    re.IGNORECASE,
+)
+_SHARE_COUNT = re.compile(
+    r"^(?:[^:]*: )?(?:weighted[- ]average|average (?:number of )?(?:common )?shares|shares used|"
+    r"number of (?:common )?shares|(?:basic|diluted) shares)",
+    re.IGNORECASE,
+)
+_GENERIC = re.compile(
+    r"^(?:total|net|(?:basic|diluted|basic and diluted|assuming dilution)"
+    r"(?: (?:net )?(?:income|earnings|loss)(?: ?/? ?\(loss\))?(?: per (?:common )?share)?)?)$",
+    re.IGNORECASE,
+)
+#: Statements of part of a group (guarantors, the parent alone) or of what-ifs: a page
+#: headed like this is not the company's own statement, whatever its table says.
+_SUPPLEMENTAL = re.compile(
+    r"guarant|obligor|parent company|condensed financial information of|registrant|"
+    r"deed of cross|pro forma|consolidating|non-gaap|reconciliation",
+    re.IGNORECASE,
+)
+_HEAD_LINES = 12  # a scale note printed above the heading is still the table's
+
+
+def _display_label(row: Row) -> str:
+    """The row label as printed; a bare "Diluted" or "Total" gets its section in front."""
+    label = normalise_label(row.label)
+    if row.section and _GENERIC.match(label) and not _PER_SHARE.search(label):
+        return f"{row.section.rstrip(' :')}: {row.label}"
+    return row.label
+
+
+def _unit(row: Row, label: str) -> str:
+    """A row's unit from its values and label ("Diluted" under "Weighted-average shares:")."""
+    if any(v.percent for v in row.values):
+        return "%"
+    if _SHARE_COUNT.match(label):
+        return "shares"  # "Weighted-average shares used to compute net income per share"
+    if _PER_SHARE.search(label):
+        return "USD/share"
+    if _PER_SHARE.search(row.section) and all("." in v.text or v.amount == 0 for v in row.values):
+        return "USD/share"  # "Net income attributable to X" under "Earnings per share—basic"
+    if _SHARES.search(label):
+        return "shares"
+    return "USD"
+
+
+def _concept(label: str, row: Row, statement: str, unit: str) -> str | None:
+    """The row's concept; a per-share or share-count row, or one under a bare "Diluted"
+    heading, is also read with its section ("Earnings per share—diluted: Net income")."""
+    concept = concept_for(normalise_label(label), statement, unit)
+    if concept is None and label.endswith(" (total)"):
+        concept = concept_for(normalise_label(f"total {label[:-8]}"), statement, unit)
+    if concept is None and (unit != "USD" or _GENERIC.match(normalise_label(row.section))):
+        concept = concept_for(normalise_label(f"{row.section} {row.label}"), statement, unit)
+    return concept
+
+
+def _supplemental(text: str) -> bool:
+    """Whether the lines above the page's first statement heading mark it supplemental."""
+    for line in text.split("\n")[:_HEAD_LINES]:
+        if _SUPPLEMENTAL.search(line):
+            return True
+        if heading_statement(line):
+            return False
+    return False
+
+
+def _split_unlabelled_totals(rows: list[Row], width: int) -> list[Row]:
+    """A row with twice the columns is a row then its section's total printed with no
+    label (MGM Resorts' revenues): the second half becomes ``"<section> (total)"``."""
+    out: list[Row] = []
+    for row in rows:
+        if width and len(row.values) == 2 * width and row.section:
+            out.append(Row(row.label, row.section, row.values[:width], row.statement))
+            total = f"{row.section.rstrip(' :')} (total)"
+            out.append(Row(total, row.section, row.values[width:], row.statement))
+        else:
+            out.append(row)
+    return out
+
+
+def _column_count(segment: Segment) -> int:
+    counts = Counter(len(row.values) for row in segment.rows)
+    return max(counts, key=lambda n: (counts[n], n))
+
+
+def facts_from_page(page: Page, page_id: int, default_scale: float | None = None) -> list[Fact]:
+    """Every fact printed on ``page``, in row order then column order.
+
+    ``default_scale`` is used for a table whose page states no scale (some filings print
+    "(Millions)" on a few statements only); without it such a table yields nothing.
+    """
+    return _read_page(page, page_id, default_scale)[0]
+
+
+def _read_page(
+    page: Page, page_id: int, default_scale: float | None
+) -> tuple[list[Fact], list[float], bool]:
+    """(facts, scales stated on the page, whether a table was left out for want of a scale)."""
+    found: list[Fact] = []
+    stated: list[float] = []
+    unscaled = False
+    head = "\n".join(page.text.split("\n")[:_HEAD_LINES])
+    if _supplemental(page.text):
+        return found, stated, unscaled
+    for segment in segments(page.text):
+        if segment.statement not in READ_STATEMENTS:
+            continue
+        width = _column_count(segment)
+        cols = columns(segment.header_lines, segment.years, width)
+        if cols is None:
+            continue
+        periods = place_columns(cols, segment.statement, page.doc_type, page.fy, page.fq)
+        if periods is None:
+            continue
+        header = " ".join(segment.header_lines)
+        own = scale_of(header) or scale_of(head)
+        if own is not None:
+            stated.append(own)
+        scale = own or default_scale
+        if scale is None:
+            unscaled = True
+            continue
+        shares = share_scale(header if scale_of(header) else head, scale)
+        for row in _split_unlabelled_totals(segment.rows, width):
+            if len(row.values) != width:
+                continue  # an empty cell PyMuPDF dropped: the columns cannot be told apart
+            if len(cols) < width:
+                row = Row(row.label, row.section, row.values[: len(cols)], row.statement)
+            found.extend(_row_facts(page, page_id, segment, row, cols, periods, scale, shares))
+    return found, stated, unscaled
+
+
+def _row_facts(page, page_id, segment, row, cols, periods, scale, shares) -> list[Fact]:
+    label = _display_label(row)
+    unit = _unit(row, label)
+    multiplier = {"USD": scale, "shares": shares}.get(unit, 1.0)
+    concept = _concept(label, row, segment.statement, unit)
+    return [
+        Fact(
+            uid=page.uid,
+            page_id=page_id,
+            doc_name=page.doc_name,
+            doc_label=page.doc_label,
+            page_index=page.page_index,
+            ticker=page.ticker,
+            statement=segment.statement,
+            label=label,
+            concept=concept,
+            fy=period.fy,
+            fq=period.fq,
+            duration=period.duration,
+            column=col.header,
+            value=value.amount * multiplier,
+            unit=unit,
+        )
+        for col, period, value in zip(cols, periods, row.values, strict=True)
+    ]
+
+
+def document_facts(pages: Sequence[Page]) -> list[Fact]:
+    """The facts of a document's stored pages (each with its ``page_id``), in page order.
+
+    A statement table whose page states no scale takes the scale the document's other
+    statement pages state most often.
+    """
+    by_page: dict[int, list[Fact]] = {}
+    scales: Counter[float] = Counter()
+    unscaled: list[Page] = []
+    ordered = sorted(pages, key=lambda p: p.page_index)
+    for page in ordered:
+        if page.page_id is None:
+            raise ValueError(f"{page.doc_name} p.{page.page_index} has no page_id: store it first")
+        facts, stated, missing = _read_page(page, page.page_id, None)
+        by_page[page.page_index] = facts
+        scales.update(stated)
+        if missing:
+            unscaled.append(page)
+    if scales and unscaled:
+        usual = scales.most_common(1)[0][0]
+        for page in unscaled:
+            by_page[page.page_index] = facts_from_page(page, page.page_id or 0, usual)
+    return [fact for page in ordered for fact in by_page[page.page_index]]

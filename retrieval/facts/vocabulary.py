@@ -1,0 +1,89 @@
+"""The concept vocabulary: which printed row labels mean which canonical concept.
+
+The labels live in ``concepts.toml`` beside this module (data, not code): for each
+concept its statements, its unit, exact labels and regular-expression patterns, matched
+against a normalised label (lower case, ``&`` as ``and``, footnote marks and trailing
+colons dropped). Exact labels win over patterns; a concept only applies on its own
+statements and in its own unit, so "Net income" at the top of a cash-flow statement is
+not the income statement's net income.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from retrieval.facts.model import STATEMENTS, UNITS
+
+VOCABULARY_FILE = Path(__file__).with_name("concepts.toml")
+
+_LOSS = re.compile(r"\s*/?\s*\((?:loss|losses|deficit)\)\s*/?\s*")
+_FOOTNOTES = re.compile(r"\((?:[a-z]|\d{1,2}|notes? [^)]*)\)|\*+|\u2020|\u2021")
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    description: str
+    statements: tuple[str, ...]
+    unit: str
+    labels: frozenset[str]
+    patterns: tuple[re.Pattern[str], ...]
+    exclude: tuple[re.Pattern[str], ...]
+
+
+def normalise_label(label: str) -> str:
+    """``Selling, general & administrative expenses (a):`` -> ``selling, general and
+    administrative expenses``; ``Net (loss)/earnings`` -> ``net earnings`` (the sign is in
+    the value, not the label)."""
+    text = _FOOTNOTES.sub(" ", label.lower().replace("’", "'").replace("&", " and "))
+    text = _LOSS.sub(" ", text)  # "Net (loss)/earnings" and "Income/(loss)" read as gains
+    text = re.sub(r"\s+", " ", text).strip(" :;,.")
+    return text
+
+
+@cache
+def vocabulary(path: Path = VOCABULARY_FILE) -> tuple[Concept, ...]:
+    """The concepts of a vocabulary file, in file order; ValueError if it is malformed."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    concepts = []
+    for name, entry in data.items():
+        statements = tuple(entry.get("statements", ()))
+        unit = entry.get("unit", "USD")
+        bad = [s for s in statements if s not in STATEMENTS]
+        if not statements or bad or unit not in UNITS:
+            raise ValueError(f"{path}: concept {name!r} has bad statements {bad} or unit {unit!r}")
+        concepts.append(
+            Concept(
+                name=name,
+                description=entry.get("description", ""),
+                statements=statements,
+                unit=unit,
+                labels=frozenset(normalise_label(x) for x in entry.get("labels", ())),
+                patterns=tuple(re.compile(p) for p in entry.get("patterns", ())),
+                exclude=tuple(re.compile(p) for p in entry.get("exclude", ())),
+            )
+        )
+    return tuple(concepts)
+
+
+def concept_names() -> tuple[str, ...]:
+    return tuple(c.name for c in vocabulary())
+
+
+def concept_for(label: str, statement: str, unit: str) -> str | None:
+    """The concept a normalised row label means on ``statement`` in ``unit``, if any."""
+    fitting = [c for c in vocabulary() if statement in c.statements and c.unit == unit]
+    for concept in fitting:
+        if label in concept.labels:
+            return concept.name
+    for concept in fitting:
+        if any(p.search(label) for p in concept.patterns) and not any(
+            x.search(label) for x in concept.exclude
+        ):
+            return concept.name
+    return None

@@ -1,0 +1,79 @@
+"""Which companies a text names: tickers written as such, and company names in their spellings.
+
+One finder for the planner (which companies a question is about, in the order it names
+them) and for soft search scoping (the one company an unfiltered query is about). Names
+come from the company map and the grid's own cells; a name is matched as whole words after
+normalising case, punctuation, possessives and legal suffixes (``The Coca-Cola Company``
+and ``Coca Cola's`` are both ``coca cola``), a ticker as an upper-case token (``MMM``,
+``$PEP``). Nothing here is tuned to particular questions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from retrieval.companies import Company
+from retrieval.store import GridCell
+
+_SUFFIXES = (
+    "incorporated", "corporation", "company", "holdings", "group", "corp", "inc", "co",
+    "plc", "ltd", "the",
+)  # fmt: skip
+_TICKER_TOKEN_RE = re.compile(r"(?<![\w$])\$?([A-Z]{1,5})(?![\w&])")
+
+
+def normalise_name(name: str) -> str:
+    """``"The Coca-Cola Company"`` -> ``"coca cola"``; ``"3M's"`` -> ``"3m"``."""
+    text = name.lower().replace("&", " and ").replace("’", "'")
+    text = re.sub(r"'s\b", "", text)
+    text = re.sub(r"[^a-z0-9]+", " ", text)
+    words = text.split()
+    while words and words[-1] in _SUFFIXES:
+        words.pop()
+    while words and words[0] == "the":
+        words.pop(0)
+    return " ".join(words)
+
+
+def name_index(companies: Iterable[Company], cells: Sequence[GridCell] = ()) -> dict[str, str]:
+    """Normalised company name (and simple spellings of it) -> ticker."""
+    index: dict[str, str] = {}
+    pairs = [(c.name, c.ticker) for c in companies] + [(c.company, c.ticker) for c in cells]
+    for name, ticker in pairs:
+        norm = normalise_name(name)
+        if not norm:
+            continue
+        for variant in {norm, norm.replace(" ", ""), norm.replace(" and ", " ")}:
+            index.setdefault(variant, ticker.upper())
+    return index
+
+
+def resolve_name(name: str, index: dict[str, str]) -> str | None:
+    """The ticker of a company name the map knows, or None."""
+    norm = normalise_name(name)
+    return index.get(norm) or index.get(norm.replace(" ", ""))
+
+
+def company_mentions(
+    text: str, companies: Sequence[Company], cells: Sequence[GridCell] = ()
+) -> list[tuple[int, str]]:
+    """``(position, ticker)`` of every ticker and company name ``text`` contains, in order of
+    position (a company named twice, or by name and ticker, appears each time)."""
+    known = {c.ticker for c in companies} | {c.ticker for c in cells}
+    hits = [(m.start(), m.group(1)) for m in _TICKER_TOKEN_RE.finditer(text) if m.group(1) in known]
+    words = " " + re.sub(r"[^a-z0-9&']+", " ", text.lower().replace("’", "'")) + " "
+    words = re.sub(r"'s\b", "", words).replace("'", " ")
+    for name, ticker in name_index(companies, cells).items():
+        if len(name) < 2:
+            continue
+        pos = words.find(f" {name} ")
+        if pos >= 0:
+            hits.append((pos, ticker))
+    return sorted(hits)
+
+
+def mentioned_tickers(text: str, companies: Sequence[Company]) -> list[str]:
+    """The tickers of the companies ``text`` names, each once, in the company map's order."""
+    found = {ticker for _, ticker in company_mentions(text, companies)}
+    return [c.ticker for c in companies if c.ticker in found]

@@ -1,0 +1,32 @@
+"""The research program a run executes: the grid, the settings, and a compiled program's state.
+
+``research ask``, ``eval``, ``optimise`` and the web app build it the same way, so a
+compiled program loads (and fails, with the same clear message) identically everywhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from runs.errors import BadRunRequest
+
+
+def prepare_research(store: Path | None, program: Path | None, **settings: Any) -> tuple[Any, Any]:
+    """``(grid, research)``: the program over the grid at ``store`` with ``settings``.
+
+    A compiled program that cannot be loaded is a :class:`BadRunRequest`.
+    """
+    from evaluation.program_state import load_program
+    from programs.research_program import ResearchProgram, ResearchSettings
+    from retrieval.open_store import open_store
+    from retrieval.search import HybridSearcher
+
+    grid = open_store(store)
+    research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
+    if program is not None:
+        try:
+            load_program(research, program)
+        except ValueError as exc:
+            raise BadRunRequest(str(exc)) from None
+    return grid, research

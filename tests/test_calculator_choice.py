@@ -1,0 +1,134 @@
+"""Deterministic formula choice from a question's wording (made-up company, Contoso)."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculator.answers import format_value
+from calculator.choice import FormulaChoice, Refusal, choose_formula, presentation_for
+from calculator.evaluation import calculate
+from calculator.periods import Period
+from tests.calculator_facts import contoso
+
+
+def chosen(question: str, period: Period | None = None) -> FormulaChoice:
+    choice = choose_formula(question, period)
+    assert isinstance(choice, FormulaChoice), choice
+    return choice
+
+
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("What is Contoso's FY2021 operating margin?", "operating_margin"),
+        ("What is the FY2021 capital expenditure amount (in USD millions) for Contoso?",
+         "abs(capex)"),
+        ("How much did Contoso pay out in cash dividends in FY2021?", "abs(dividends_paid)"),
+        ("What is Contoso's year end FY2021 net PP&E?", "ppe_net"),
+        ("What is the FY2021 free cash flow for Contoso?", "free_cash_flow"),
+        ("What is the FY2021 unadjusted EBITDA % margin for Contoso?", "ebitda_margin"),
+        ("What is Contoso's FY2021 inventory turnover ratio?", "inventory_turnover"),
+        ("What is Contoso's FY2021 net income attributable to shareholders?",
+         "net_income_attributable"),
+        ("What is the FY2020 - FY2021 total revenue growth rate for Contoso?",
+         "revenue[FY2021] / revenue[FY2020] - 1"),
+        ("What is Contoso's 2 year revenue CAGR from FY2019 to FY2021?",
+         "(revenue[FY2021] / revenue[FY2019]) ** (1 / 2) - 1"),
+        ("What is the FY2019 - FY2021 3 year average of capex as a % of revenue for Contoso?",
+         "avg(capex_to_revenue[FY2019], capex_to_revenue[FY2020], capex_to_revenue[FY2021])"),
+        ("What is Contoso's FY2021 SG&A as a % of revenue?", "sga / revenue"),
+        ("What was Contoso's FY2021 return on equity?", "roe"),
+        ("What is the FY2021 debt-to-equity ratio for Contoso?", "debt_to_equity"),
+        ("How much free cash flow did Contoso generate in FY2021?", "free_cash_flow"),
+        ("What is the change in Contoso's total assets from FY2020 to FY2021?",
+         "total_assets[FY2021] - total_assets[FY2020]"),
+        ("What is Contoso's FY2021 operating income + depreciation and amortization?",
+         "operating_income + dna"),
+        ("What is the year-over-year change in operating income from FY2020 to FY2021 "
+         "(in units of percents)?", "operating_income[FY2021] / operating_income[FY2020] - 1"),
+    ],
+)  # fmt: skip
+def test_named_metrics_and_line_items(question, formula):
+    assert chosen(question).formula == formula
+
+
+def test_the_questions_definition_wins():
+    choice = chosen(
+        "What is Contoso's FY2021 quick ratio? Quick ratio is defined as: (cash + "
+        "receivables) / total current liabilities. Round your answer to two decimal places."
+    )
+    assert choice.formula == "quick_ratio"
+    assert choice.definitions == {"quick_ratio": "(cash + receivables) / current_liabilities"}
+    result = calculate(choice.formula, contoso(), choice.period, definitions=choice.definitions)
+    assert format_value(result, choice.presentation) == "0.88"  # not the built-in 0.98
+
+
+def test_definition_with_averages_and_changes():
+    choice = chosen(
+        "What is FY2021 days payable outstanding (DPO) for Contoso? DPO is defined as: 365 * "
+        "(average accounts payable between FY2020 and FY2021) / (FY2021 COGS + change in "
+        "inventory between FY2020 and FY2021). Round your answer to two decimal places."
+    )
+    assert choice.definitions["dpo"] == (
+        "365 * (avg(payables[FY2020], payables[FY2021])) / "
+        "(cost_of_revenue[FY2021] + (inventory[FY2021] - inventory[FY2020]))"
+    )
+    result = calculate(choice.formula, contoso(), choice.period, definitions=choice.definitions)
+    assert result.value == pytest.approx(365 * 80 / (700 + 20))
+    assert format_value(result, choice.presentation) == "40.56 days"
+
+
+def test_defined_name_used_in_the_asked_phrase():
+    choice = chosen(
+        "What is the FY2021 unadjusted EBITDA less capex for Contoso? Define unadjusted EBITDA "
+        "as unadjusted operating income + depreciation and amortization [from cash flow "
+        "statement]. Answer in USD millions."
+    )
+    assert (choice.formula, choice.definitions) == (
+        "ebitda - abs(capex)",
+        {"ebitda": "operating_income + dna"},
+    )
+    result = calculate(choice.formula, contoso(), choice.period, definitions=choice.definitions)
+    assert format_value(result, choice.presentation) == "$210 million"
+
+
+def test_unreadable_definition_is_a_refusal_not_the_builtin():
+    choice = choose_formula(
+        "What is Contoso's FY2021 quick ratio? Quick ratio is defined as: the liquid assets "
+        "a treasurer would count, over current liabilities."
+    )
+    assert isinstance(choice, Refusal)
+    assert "definition of 'quick ratio'" in choice.reason
+
+
+def test_refusals():
+    assert isinstance(choose_formula("Tell me about Contoso."), Refusal)
+    assert isinstance(choose_formula("What is Contoso's operating margin?"), Refusal)  # no year
+    assert chosen("What is Contoso's operating margin?", Period(2021)).period == Period(2021)
+    assert isinstance(choose_formula("What is Contoso's FY2021 market share?"), Refusal)
+    # a percentage of one line item is not a question the calculator can answer
+    assert isinstance(choose_formula("What is Contoso's FY2021 revenue (as a %)?"), Refusal)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is Contoso's FY2021 operating margin?", "20.0%"),
+        ("What is Contoso's FY2021 operating margin? Round to two decimal places.", "20.00%"),
+        ("What is Contoso's FY2021 capex (in USD billions)?", "$0.09 billion"),
+        ("What is Contoso's FY2021 total assets? Answer in USD millions.", "$2,000 million"),
+        ("What is Contoso's FY2021 current ratio?", "1.30"),
+        ("What is Contoso's FY2021 DSO?", "57.79 days"),
+        ("What is Contoso's FY2021 diluted EPS?", "$1.70 per share"),
+    ],
+)
+def test_presentation(question, expected):
+    choice = chosen(question)
+    result = calculate(choice.formula, contoso(), choice.period, definitions=choice.definitions)
+    assert format_value(result, choice.presentation) == expected
+
+
+def test_presentation_for_a_formula_chosen_elsewhere():
+    question = "What is Contoso's FY2021 operating margin (as a %)?"
+    assert presentation_for(question, "operating_income / revenue").display == "percent"
+    assert presentation_for("Contoso's FY2021 current ratio?", "current_ratio").display == "ratio"

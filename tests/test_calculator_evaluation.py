@@ -1,0 +1,143 @@
+"""Computing formulas over a slice's facts: values, signs, units, refusals, rendering."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from calculator import calculate
+from calculator.errors import CalculationError, MissingInputError
+from calculator.periods import Period
+from calculator.resolution import FactResolver
+from tests.calculator_facts import contoso, fact
+
+FY = Period(2021)
+M = 1e6
+
+
+def value(formula: str, facts=None, **kwargs) -> float:
+    return calculate(formula, facts if facts is not None else contoso(), FY, **kwargs).value
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        ("gross_margin", (1200 - 700) / 1200),  # gross profit not printed: revenue - cost
+        ("operating_margin", 240 / 1200),
+        ("net_margin", 170 / 1200),
+        ("ebitda", (240 + 60) * M),
+        ("ebitda_margin", 300 / 1200),
+        ("revenue_growth", 1200 / 1000 - 1),
+        ("capex_to_revenue", 90 / 1200),
+        ("free_cash_flow", (300 - 90) * M),
+        ("working_capital", (520 - 400) * M),
+        ("current_ratio", 520 / 400),
+        ("quick_ratio", (520 - 130) / 400),
+        ("operating_cash_flow_ratio", 300 / 400),
+        ("inventory_turnover", 700 / 120),
+        ("fixed_asset_turnover", 1200 / 780),
+        ("asset_turnover", 1200 / 1900),
+        ("dio", 365 * 120 / 700),
+        ("dso", 365 * 190 / 1200),
+        ("dpo", 365 * 80 / 700),
+        ("cash_conversion_cycle", 365 * 120 / 700 + 365 * 190 / 1200 - 365 * 80 / 700),
+        ("roa", 170 / 1900),
+        ("roe", 170 / 950),
+        ("dividend_payout", 68 / 170),
+        ("retention_ratio", 1 - 68 / 170),
+        ("interest_coverage", 240 / 20),
+        ("debt_to_equity", 500 / 1000),
+        ("effective_tax_rate", 44 / 220),
+        (
+            "avg(capex_to_revenue[FY2019], capex_to_revenue[FY2020], capex_to_revenue)",
+            (70 / 900 + 80 / 1000 + 90 / 1200) / 3,
+        ),
+        ("(revenue[FY2021] / revenue[FY2019]) ** (1 / 2) - 1", math.sqrt(1200 / 900) - 1),
+        ("capex[FY2021] / revenue[FY2021]", -90 / 1200),
+        ("diluted_eps * diluted_shares", 170 * M),
+    ],
+)
+def test_named_metrics_and_formulas(formula, expected):
+    assert value(formula) == pytest.approx(expected, rel=1e-12)
+
+
+def test_units():
+    facts = contoso()
+    assert calculate("revenue", facts, FY).unit == "USD"
+    assert calculate("operating_margin", facts, FY).unit == "ratio"
+    assert calculate("dpo", facts, FY).unit == "days"
+    assert calculate("revenue / diluted_shares", facts, FY).unit == "USD/share"
+    with pytest.raises(CalculationError, match="cannot add shares to USD"):
+        calculate("revenue + diluted_shares", facts, FY)
+
+
+def test_missing_inputs_are_all_named_and_never_guessed():
+    with pytest.raises(MissingInputError) as caught:
+        calculate("capex[FY2018] / revenue[FY2018] + cfo[FY2018]", contoso(), FY)
+    assert caught.value.missing == [
+        "capex FY2018 (the slice has capex for FY2019, FY2020, FY2021)",
+        "revenue FY2018 (the slice has revenue for FY2019, FY2020, FY2021)",
+        "cfo FY2018 (the slice has cfo for FY2020, FY2021)",
+    ]
+    with pytest.raises(MissingInputError, match="the slice has no buybacks facts"):
+        calculate("abs(buybacks)", contoso(), FY)
+
+
+def test_division_by_zero_is_a_message():
+    facts = [*contoso(), fact("rnd", 2021, 0.0)]
+    with pytest.raises(CalculationError, match=r"division by zero: rnd\[FY2021\] is 0"):
+        calculate("revenue / rnd", facts, FY)
+
+
+def test_substitute_is_noted():
+    facts = [f for f in contoso() if f.concept != "net_income_attributable"]
+    result = calculate("net_margin", facts, FY)
+    assert result.value == pytest.approx(176 / 1200)
+    assert result.notes == ("net income attributable to shareholders FY2021: read as net_income",)
+
+
+def test_rendering_notes_style():
+    result = calculate("operating_margin", contoso(), FY)
+    assert result.render() == "Operating margin = operating income¹ ÷ revenue¹"
+    result = calculate("free_cash_flow", contoso(), FY)
+    assert result.render() == "Free cash flow = cash from operations¹ − |capital expenditure¹|"
+    result = calculate("capex_to_revenue", contoso(), FY)
+    numbers = {result.inputs[0].uid: 7, result.inputs[1].uid: 3}
+    assert result.render(numbers) == "Capex as % of revenue = |capital expenditure⁷| ÷ revenue³"
+    result = calculate("asset_turnover", contoso(), FY)
+    assert result.render() == (
+        "Asset turnover = revenue¹ ÷ average(total assets², total assets FY2020²)"
+    )
+
+
+def test_citations_are_the_input_pages():
+    result = calculate("ebitda_margin", contoso(), FY)
+    assert [f.concept for f in result.inputs] == ["operating_income", "dna", "revenue"]
+    assert result.citations == (result.inputs[0].uid, result.inputs[1].uid)
+
+
+def test_resolution_prefers_home_statement_own_document_and_full_year():
+    segment = fact("capex", 2021, -95 * M, statement="income", page=80)  # a segment table
+    nine_months = fact("capex", 2021, -60 * M, statement="cash_flow", duration="ytd", page=40)
+    other_doc = fact("capex", 2021, -91 * M, statement="cash_flow", page=30, doc="CONTOSO_2022_10K")
+    home = fact("capex", 2021, -90 * M, statement="cash_flow", page=54)
+    note = fact("capex", 2021, -90.4 * M, statement="cash_flow", page=99)
+    resolver = FactResolver(
+        [segment, nine_months, other_doc, note, home], doc_name="CONTOSO_2021_10K"
+    )
+    assert resolver.candidates("capex", FY) == [home, note, other_doc, segment]
+    assert resolver.pick("capex", Period(2021, 3)) is None  # a ytd column is not a quarter
+
+
+def test_percent_facts_enter_as_fractions():
+    facts = [fact("effective_rate", 2021, 21.0, unit="%")]
+    assert calculate("effective_rate * 2", facts, FY).value == pytest.approx(0.42)
+
+
+def test_quarter_periods():
+    q2 = fact("revenue", 2021, 300 * M, duration="quarter", fq=2)
+    q2_last = fact("revenue", 2020, 250 * M, duration="quarter", fq=2)
+    assert calculate("revenue / revenue[FY-1] - 1", [q2, q2_last], Period(2021, 2)).value == (
+        pytest.approx(0.2)
+    )

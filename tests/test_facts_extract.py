@@ -1,0 +1,277 @@
+"""Statement facts read from REAL filing pages (FinanceBench's PyMuPDF text, Patronus AI).
+
+The fixture pages were copied verbatim from ``pages.jsonl.gz``: 3M's FY2018 cash-flow
+statement and balance sheet, Nike's FY2023 income statement and balance sheet, PepsiCo's
+Q2 2023 earnings release (quarter and year-to-date columns) and FY2022 cash-flow
+statement, American Water's Q2 2023 balance sheet (a quarter-end beside a year-end),
+MGM Resorts' FY2019 cash-flow statement (in thousands), and two pages that name
+statements without being one (a table of contents and an audit report).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval.facts.extract import document_facts, facts_from_page
+from retrieval.facts.headings import heading_statement
+from retrieval.facts.layout import parse_value
+from retrieval.ingest import _page_from_row
+
+FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
+
+
+@pytest.fixture(scope="module")
+def pages():
+    rows = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
+    return {(r["doc_name"], r["page_num"]): _page_from_row(r) for r in rows}
+
+
+def facts_of(pages, doc, page_num):
+    return facts_from_page(pages[(doc, page_num)], page_id=1000 + page_num)
+
+
+def pick(facts, concept, fy, fq=None, duration=None):
+    found = [
+        f
+        for f in facts
+        if f.concept == concept
+        and f.fy == fy
+        and f.fq == fq
+        and (duration is None or f.duration == duration)
+    ]
+    assert len(found) == 1, (concept, fy, fq, [(f.label, f.value) for f in found])
+    return found[0]
+
+
+def test_3m_cash_flow_three_years_parentheses_and_scale(pages):
+    facts = facts_of(pages, "3M_2018_10K", 59)
+    capex = pick(facts, "capex", 2018)
+    assert capex.value == -1_577_000_000.0
+    assert capex.label == "Purchases of property, plant and equipment (PP&E)"
+    assert (capex.statement, capex.unit, capex.duration, capex.page_index) == (
+        "cash_flow",
+        "USD",
+        "year",
+        59,
+    )
+    assert capex.uid == pages[("3M_2018_10K", 59)].uid and capex.doc_label == "MMM 10-K FY2018"
+    assert pick(facts, "capex", 2017).value == -1_373_000_000.0
+    assert pick(facts, "capex", 2016).value == -1_420_000_000.0
+    assert pick(facts, "cfo", 2018).value == 6_439_000_000.0  # a subtotal row
+    assert pick(facts, "cfi", 2017).value == -3_086_000_000.0
+    assert pick(facts, "dividends_paid", 2018).value == -3_193_000_000.0
+    assert pick(facts, "buybacks", 2018).value == -4_870_000_000.0
+    assert pick(facts, "dna", 2018).value == 1_488_000_000.0
+
+
+def test_rows_keep_page_order_then_column_order(pages):
+    facts = facts_of(pages, "3M_2018_10K", 59)
+    assert [f.fy for f in facts[:3]] == [2018, 2017, 2016]
+    labels = list(dict.fromkeys(f.label for f in facts))
+    assert labels.index("Net income including noncontrolling interest") < labels.index(
+        "Purchases of property, plant and equipment (PP&E)"
+    )
+
+
+def test_3m_balance_sheet_two_year_end_dates(pages):
+    facts = facts_of(pages, "3M_2018_10K", 57)
+    assets = pick(facts, "total_assets", 2018)
+    assert (assets.value, assets.duration, assets.fq) == (36_500_000_000.0, "instant", None)
+    assert pick(facts, "total_assets", 2017).value == 37_987_000_000.0
+    assert pick(facts, "current_liabilities", 2018).value == 7_244_000_000.0
+    assert pick(facts, "inventory", 2018).value == 4_366_000_000.0  # "Total inventories"
+    assert pick(facts, "equity", 2018).value == 9_796_000_000.0  # 3M shareholders' equity
+    assert pick(facts, "total_equity", 2018).value == 9_848_000_000.0
+    assert pick(facts, "ppe_net", 2017).value == 8_866_000_000.0
+    treasury = [f for f in facts if f.label == "Treasury stock" and f.fy == 2018]
+    assert treasury[0].value == -29_626_000_000.0
+
+
+def test_nike_per_share_and_share_counts_get_their_own_units(pages):
+    facts = facts_of(pages, "NIKE_2023_10K", 58)
+    eps = pick(facts, "diluted_eps", 2023)
+    assert (eps.value, eps.unit) == (3.23, "USD/share")
+    assert eps.label == "Earnings per common share: Diluted"
+    shares = pick(facts, "diluted_shares", 2023)
+    assert (shares.value, shares.unit) == (
+        1_569_800_000.0,
+        "shares",
+    )  # "(In millions, except per share data)"
+    assert pick(facts, "revenue", 2021).value == 44_538_000_000.0
+    assert pick(facts, "interest_expense", 2023).value == -6_000_000.0
+
+
+def test_nike_fiscal_year_ending_in_may(pages):
+    facts = facts_of(pages, "NIKE_2023_10K", 60)
+    cash = pick(facts, "cash", 2023)
+    assert (cash.value, cash.column, cash.duration) == (7_441_000_000.0, "2023", "instant")
+    assert pick(facts, "current_assets", 2022).value == 28_213_000_000.0
+
+
+def test_pepsico_quarter_and_year_to_date_columns(pages):
+    facts = facts_of(pages, "PEPSICO_2023Q2_EARNINGS", 4)
+    quarter = pick(facts, "revenue", 2023, 2, "quarter")
+    assert (quarter.value, quarter.column) == (22_322_000_000.0, "6/17/2023")
+    assert pick(facts, "revenue", 2023, 2, "ytd").value == 40_168_000_000.0
+    assert pick(facts, "revenue", 2022, 2, "quarter").value == 20_225_000_000.0
+    assert pick(facts, "diluted_eps", 2023, 2, "quarter").value == 1.99
+    juice = [f for f in facts if f.label.startswith("Gain associated with the Juice")]
+    assert [f.value for f in juice] == [0.0, -13_000_000.0, 0.0, -3_335_000_000.0]  # "—" is nil
+
+
+def test_quarter_end_and_year_end_on_one_balance_sheet(pages):
+    facts = facts_of(pages, "AMERICANWATERWORKS_2023Q2_10Q", 5)
+    june = pick(facts, "total_assets", 2023, 2)
+    december = pick(facts, "total_assets", 2022, None)
+    assert (june.value, june.duration, june.column) == (
+        29_496_000_000.0,
+        "instant",
+        "June 30, 2023",
+    )
+    assert december.value == 27_787_000_000.0 and december.column == "December 31, 2022"
+
+
+def test_thousands_scale(pages):
+    facts = facts_of(pages, "MGMRESORTS_2019_10K", 59)
+    assert pick(facts, "cfo", 2019).value == 1_810_401_000.0
+
+
+def test_pepsico_capex_on_its_cash_flow_page(pages):
+    facts = facts_of(pages, "PEPSICO_2022_10K", 63)
+    capex = pick(facts, "capex", 2022)
+    assert (capex.value, capex.label, capex.page_index) == (
+        -5_207_000_000.0,
+        "Capital spending",
+        63,
+    )
+
+
+def test_pages_that_only_name_statements_yield_nothing(pages):
+    assert facts_of(pages, "WALMART_2024Q1_10Q", 1) == []  # table of contents
+    assert facts_of(pages, "NIKE_2023_10K", 56) == []  # audit report
+
+
+def test_document_facts_need_stored_pages(pages):
+    page = pages[("3M_2018_10K", 59)]
+    with pytest.raises(ValueError, match="no page_id"):
+        document_facts([page])
+    stored = page.model_copy(update={"page_id": 7})
+    assert {f.page_id for f in document_facts([stored])} == {7}
+
+
+@pytest.mark.parametrize(
+    ("line", "statement"),
+    [
+        ("Consolidated Statement of Cash Flow s", "cash_flow"),
+        ("CONSOLIDATED BALANCE SHEETS", "balance"),
+        ("NIKE, Inc. Consolidated Statements of Income", "income"),
+        (
+            "Condensed Consolidated Statements of Comprehensive Income (Unaudited)",
+            "comprehensive_income",
+        ),
+        ("Consolidated Statements of Shareholders’ Equity", "equity"),
+        ("CASH FLOWS STATEMENTS", "cash_flow"),
+        ("Notes to Consolidated Financial Statements", None),
+        ("See accompanying notes to the Consolidated Statements of Income.", None),
+        ("Consolidated Statements of Operations Data", None),
+        ("Consolidated Average Balance Sheets, Interest and Rates", None),
+    ],
+)
+def test_statement_headings(line, statement):
+    assert heading_statement(line) == statement
+
+
+@pytest.mark.parametrize(
+    ("token", "amount"),
+    [
+        ("(1,577)", -1577.0),
+        ("2,853", 2853.0),
+        ("3.23", 3.23),
+        ("—", 0.0),
+        ("-", 0.0),
+        ("(0.12)", -0.12),
+    ],
+)
+def test_printed_values(token, amount):
+    assert parse_value(token).amount == amount
+
+
+def test_text_is_not_a_value():
+    assert parse_value("2018:") is None and parse_value("Q2") is None
+
+
+@given(st.integers(min_value=0, max_value=10**12), st.booleans())
+def test_any_printed_amount_reads_back(n, negative):
+    token = f"({n:,})" if negative else f"{n:,}"
+    assert parse_value(token).amount == (-n if negative else n)
+
+
+def test_change_columns_are_not_periods(pages):
+    # McDonald's prints "2023  2022  Inc/(Dec)  %" with the percent sign apart.
+    facts = facts_of(pages, "MCDONALDS_2023Q2_EARNINGS", 4)
+    revenue = pick(facts, "revenue", 2023, 2, "quarter")
+    assert revenue.value == 6_497_500_000.0 and revenue.label == "TOTAL REVENUES"
+    assert pick(facts, "revenue", 2022, 2, "quarter").value == 5_718_400_000.0
+    assert {f.unit for f in facts if f.concept == "revenue"} == {"USD"}
+    assert not [f for f in facts if f.fy not in (2022, 2023)]
+
+
+def test_supplemental_statements_of_part_of_a_group_are_not_read(pages):
+    assert facts_of(pages, "AMCOR_2023_10K", 104) == []  # "Deed of Cross Guarantee"
+    pretax = pick(facts_of(pages, "AMCOR_2023_10K", 49), "pretax_income", 2023)
+    assert pretax.value == 1_251_000_000.0
+    assert (
+        pick(facts_of(pages, "AMCOR_2023_10K", 49), "cost_of_revenue", 2023).value < 0
+    )  # as printed
+
+
+def test_a_page_without_a_scale_takes_its_documents(pages):
+    income = pages[("3M_2015_10K", 49)].model_copy(update={"page_id": 1})
+    comprehensive = pages[("3M_2015_10K", 50)].model_copy(update={"page_id": 2})
+    assert facts_from_page(income, 1) == []  # no "(Millions)" on the page itself
+    facts = document_facts([income, comprehensive])
+    assert pick(facts, "revenue", 2015).value == 30_274_000_000.0
+
+
+def test_a_total_printed_without_a_label(pages):
+    facts = facts_of(pages, "MGMRESORTS_2019_10K", 57)
+    revenue = pick(facts, "revenue", 2019)
+    assert (revenue.label, revenue.value) == ("Revenues (total)", 12_899_672_000.0)
+    casino = [f for f in facts if f.label == "Casino" and f.fy == 2019]
+    assert casino[0].value == 6_517_759_000.0  # the row before it keeps its own values
+
+
+def test_per_share_rows_under_a_per_share_heading(pages):
+    facts = facts_of(pages, "PFIZER_2019_10K", 145)
+    eps = pick(facts, "diluted_eps", 2019)
+    assert (eps.value, eps.unit) == (2.87, "USD/share")
+    assert eps.label == "Net income attributable to Pfizer Inc. common shareholders"
+    assert (
+        pick(facts, "diluted_shares", 2019).value == 5_675_000_000.0
+    )  # "(MILLIONS, EXCEPT PER COMMON SHARE DATA)"
+    assert pick(facts, "pretax_income", 2019).value == 17_682_000_000.0
+    assert not [f for f in facts if f.unit == "USD" and 0 < abs(f.value) < 1_000_000]
+
+
+@pytest.mark.parametrize(
+    ("label", "statement", "unit", "concept"),
+    [
+        ("Net (loss)/earnings", "income", "USD", "net_income"),
+        ("Income/(loss) before income taxes", "income", "USD", "pretax_income"),
+        ("(Loss)/earnings from operations", "income", "USD", "operating_income"),
+        ("Payments to acquire property, plant and equipment", "cash_flow", "USD", "capex"),
+        ("Proceeds from sale of property, plant and equipment", "cash_flow", "USD", None),
+        ("Dividends paid-Series A Preferred Stock", "cash_flow", "USD", None),
+        ("Net income", "cash_flow", "USD", None),  # the cash-flow statement's first line
+        ("Diluted", "income", "USD", None),  # a per-share label only in its unit
+    ],
+)
+def test_vocabulary(label, statement, unit, concept):
+    from retrieval.facts.vocabulary import concept_for, normalise_label
+
+    assert concept_for(normalise_label(label), statement, unit) == concept

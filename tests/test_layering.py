@@ -1,0 +1,74 @@
+"""The package arrows stay one way: front ends on top, the run service below them, the agents
+below that, and the small leaf packages importing no other package of the project."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_PACKAGES = {"tests", "benchmarks", "scripts"}
+PACKAGES = {
+    p.name for p in ROOT.iterdir() if (p / "__init__.py").exists() and p.name not in NOT_PACKAGES
+}
+# What each package must never import (beyond "no cycles").
+FORBIDDEN = {
+    "lm": PACKAGES - {"lm"},
+    "citations": PACKAGES - {"citations"},
+    "textnorm": PACKAGES - {"textnorm"},
+    "atomicfiles": PACKAGES - {"atomicfiles"},
+    "metrics": {"retrieval", "programs", "runs", "evaluation", "cli", "web"},
+    "programs": {"runs", "evaluation", "cli", "web"},
+    "evaluation": {"runs", "cli", "web"},
+    "runs": {"cli", "web"},
+    "retrieval": {"programs", "runs", "evaluation", "cli", "web", "lm", "metrics"},
+    "signatures": {"programs", "runs", "evaluation", "cli", "web", "lm", "retrieval"},
+}
+
+
+def imports() -> dict[str, dict[str, set[str]]]:
+    """package -> imported package -> the files that import it."""
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in PACKAGES and top != package:
+                        found[package][top].add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_no_package_imports_what_it_must_not():
+    graph = imports()
+    wrong = {
+        f"{package} -> {target} ({', '.join(sorted(graph[package][target]))})"
+        for package, targets in FORBIDDEN.items()
+        for target in targets & set(graph[package])
+    }
+    assert not wrong, "imports against the layering:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_package_graph_has_no_cycle():
+    graph = {package: set(targets) for package, targets in imports().items()}
+    state: dict[str, str] = {}
+
+    def visit(package: str, path: list[str]) -> None:
+        state[package] = "open"
+        for target in sorted(graph.get(package, ())):
+            if state.get(target) == "open":
+                raise AssertionError("import cycle: " + " -> ".join([*path, package, target]))
+            if target not in state:
+                visit(target, [*path, package])
+        state[package] = "done"
+
+    for package in sorted(PACKAGES):
+        if package not in state:
+            visit(package, [])

@@ -1,0 +1,53 @@
+"""Shared pieces of the web app's tests: a client on a loopback Host, hostile text."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from web.app import create_app
+from web.settings import WebSettings
+
+LOCAL = "http://127.0.0.1:8000"
+HOSTILE = (
+    '<script>alert("page")</script><img src=x onerror="alert(1)"> '
+    "Purchases of property, plant and equipment (1,234) <b onmouseover=alert(2)>bold</b>"
+)
+
+
+def client(settings: WebSettings, runs=None, base_url: str = LOCAL) -> TestClient:
+    """A test client of the app for ``settings``; the app's lifespan runs on enter."""
+    return TestClient(create_app(settings, runs=runs), base_url=base_url)
+
+
+class LiveServer:
+    """The app served by uvicorn on a free loopback port, in a thread of the test process
+    (so the test's monkeypatched LM is the one the app's runs use)."""
+
+    def __init__(self, app) -> None:
+        import socket
+
+        import uvicorn
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        import threading
+        import time
+
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)

@@ -1,0 +1,89 @@
+"""The app factory: one FastAPI app over one store, its run folders and its settings.
+
+Pages are rendered on the server (Jinja2, autoescaped); the JavaScript in ``static/`` only
+streams the trace and opens cited pages beside the report. Every route sits behind
+:class:`web.security.Gate`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from web.grid_view import GridView
+from web.page_images import PageImages
+from web.security import Gate
+from web.settings import WebSettings
+
+HERE = Path(__file__).resolve().parent
+templates = Jinja2Templates(directory=HERE / "templates")
+
+
+def wants_html(request: Request) -> bool:
+    """Whether the caller is a browser page (HTML error pages) or a client (JSON errors)."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> Gate:
+    """The ASGI app for ``settings``; ``runs`` is the run service (built here if not given)."""
+    from web import routes_ask, routes_grid, routes_runs
+
+    settings = settings or WebSettings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        app.state.runs.close()
+        app.state.grid.close()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="Wissen Research",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,  # no schema browser: the app is its own documentation
+    )
+    app.state.settings = settings
+    app.state.grid = GridView(settings.store)
+    app.state.images = PageImages(settings.pdf_dirs)
+    if runs is None:
+        from web.run_control import RunControl
+
+        runs = RunControl(settings.store, settings.max_runs, settings.concurrency, settings.track)
+    app.state.runs = runs
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(routes_ask.router)
+    app.include_router(routes_grid.router)
+    app.include_router(routes_runs.router)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        message = exc.detail if isinstance(exc.detail, str) else "error"
+        if wants_html(request):
+            return render(request, "error.html", exc.status_code, message=message)
+        return JSONResponse({"error": message}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("query", "body"))
+        message = f"bad {where or 'request'}: {first.get('msg', 'invalid value')}"
+        if wants_html(request):
+            return render(request, "error.html", 400, message=message)
+        return JSONResponse({"error": message}, status_code=400)
+
+    return Gate(app, settings)

@@ -1,0 +1,119 @@
+"""The web app's side of the run service: start, resume and follow runs, a few at a time.
+
+Runs are started with ``runs.service.start_run``, the call ``research ask`` makes, on a
+background thread of the server process: a browser that closes its tab, or reloads, leaves
+the run going. Each run researches with the CLI's bounds (``concurrency`` workers for its
+slices and probes, ``research ask``'s default 8); at most ``max_runs`` go at once (one by
+default, as in one terminal; more only untracked, since MLflow's autolog is process-wide),
+and an Ask beyond that is refused with a message saying so (a queued run would sit marked
+``running`` with nothing running).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from web.ask_form import AskForm, AskRefused, program_path
+from web.event_stream import EventBatch
+
+#: ``research ask --concurrency``'s default: workers per run for its slices and probes.
+CLI_CONCURRENCY = 8
+
+
+class TooManyRuns(AskRefused):
+    """``max_runs`` runs are going; the message says how many and what to do."""
+
+
+class RunControl:
+    """Starts runs over one store and keeps the handles of those it started."""
+
+    def __init__(
+        self,
+        store: str | Path | None,
+        max_runs: int = 1,
+        concurrency: int = CLI_CONCURRENCY,
+        track: bool = True,
+    ) -> None:
+        from lm.language_models import DEFAULT_LOCAL_MODEL
+
+        self.store = store
+        self.limit = max_runs
+        self.concurrency = concurrency
+        self.track = track
+        self.default_model = DEFAULT_LOCAL_MODEL
+        self._handles: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def _going(self) -> int:
+        return sum(1 for handle in self._handles.values() if not handle.done)
+
+    def _start(self, **request) -> str:
+        """Start a run (errors of the run service pass through, before any LM call)."""
+        from runs.service import ResearchRequest, start_run
+
+        with self._lock:  # the count and the start together: no two Asks take the last slot
+            if (going := self._going()) >= self.limit:
+                raise TooManyRuns(
+                    f"this server runs {self.limit} at a time and {going} "
+                    f"{'is' if going == 1 else 'are'} going (research serve --max-runs): "
+                    "ask again when one has finished"
+                )
+            base = ResearchRequest(store=self.store, concurrency=self.concurrency, track=self.track)
+            handle = start_run(replace(base, **request))
+            self._handles[handle.run_id] = handle
+            return handle.run_id
+
+    def start(self, form: AskForm) -> str:
+        """Start researching ``form``'s question; returns the run id at once."""
+        from runs.errors import RunError
+
+        try:
+            return self._start(
+                question=form.question,
+                lm=form.lm,
+                program=program_path(form.program),
+                max_probes=form.max_probes,
+                max_rounds=form.max_rounds,
+            )
+        except RunError as exc:
+            raise AskRefused(str(exc)) from None
+
+    def resume(self, run_id: str) -> str:
+        """Continue ``run_id``; LookupError if there is no such run, ValueError if it cannot
+        be resumed (still running). A complete run is left as it is: its report is there."""
+        from runs.errors import RunAlreadyComplete, RunError, UnknownRun
+
+        try:
+            return self._start(resume=run_id)
+        except UnknownRun as exc:
+            raise LookupError(str(exc)) from None
+        except RunAlreadyComplete:
+            return run_id
+        except RunError as exc:
+            raise ValueError(str(exc)) from None
+
+    def knows(self, run_id: str) -> bool:
+        """Whether this server started ``run_id`` (so its events are here to stream)."""
+        with self._lock:
+            return run_id in self._handles
+
+    def read_events(self, run_id: str, after: int) -> EventBatch:
+        """Events with index > ``after`` (never blocks), and whether the run has ended."""
+        from runs.events import event_dict
+
+        with self._lock:
+            handle = self._handles[run_id]
+        finished = handle.events.closed  # read first: once closed, every event is in
+        start = after + 1
+        events = handle.events.events(start)
+        return EventBatch(
+            [(start + i, event_dict(start + i, e)) for i, e in enumerate(events)],
+            finished,
+            handle.status if finished else "running",
+        )
+
+    def close(self) -> None:
+        """Nothing to release: runs still going end with the process and then read
+        ``interrupted`` (their checkpoints let ``Resume`` continue them)."""
