@@ -129,3 +129,20 @@ def _split_cached(body: str) -> tuple[Sentence, ...]:
         units.extend(_split_prose(body, content_start, end))
         i = j
     return tuple(units)
+
+
+def without_uncited(body: str) -> str:
+    """``body`` less the sentences that carry no citation marker.
+
+    Prose a model writes around cited findings can assert what nothing supports ("the filing
+    does not say …" about a slice whose summary it never saw); in a report where every claim
+    points at a page, such a sentence is not a finding. Table rows and headings are kept.
+    """
+    kept = body
+    for sentence in reversed(split_sentences(body)):
+        if sentence.markers or sentence.in_table or sentence.text.lstrip().startswith("#"):
+            continue
+        kept = kept[: sentence.start] + kept[sentence.end :]
+    kept = re.sub(r"[ \t]+\n", "\n", kept)
+    kept = re.sub(r"(?m)^[ \t]*[-*][ \t]*$\n?", "", kept)  # bullets left empty
+    return re.sub(r"\n{3,}", "\n\n", kept).strip()

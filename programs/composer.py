@@ -17,6 +17,7 @@ import dspy
 
 from citations.daggers import SliceResult, apply_daggers
 from citations.markup import CitedAnswer, iter_markers
+from citations.sentences import without_uncited
 from citations.verification import verify_answer
 from programs.figure_table import (
     figure_rows,
@@ -103,8 +104,10 @@ class ReportComposer(dspy.Module):
         labels = [s.slice.label for s in slices]
         sections = []
         for s in slices:
-            # A slice whose synthesis failed still reaches the report through its probes.
-            source = s.summary if s.summary.body.strip() else s.answer
+            # A slice whose synthesis failed, or whose summary cites nothing, still reaches
+            # the report through its probes' cited answers.
+            summary_cites = any(True for _ in iter_markers(s.summary.body))
+            source = s.summary if summary_cites else s.answer
             # Prose that cites nothing is not a finding: a slice without one citation shows
             # that plainly instead of unsupported text.
             text = source.body if source.references.footnotes else NO_CITED_FINDINGS
@@ -126,6 +129,7 @@ class ReportComposer(dspy.Module):
                 open_issues=issues or "none",
             )
             prose = with_references(str(out.report_markdown or ""), merged.references)
+            prose = prose.model_copy(update={"body": without_uncited(prose.body)})
             rows = code_rows or _rows(out.comparison_rows)
         except Exception as exc:
             logger.warning("report composition failed: %s", exc)

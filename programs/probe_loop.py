@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from calculator.tools import FactTools
 from citations.daggers import SliceRef
 from citations.markup import (
     Citation,
@@ -28,7 +29,7 @@ from citations.sentences import split_sentences
 from citations.verification import verify_answer
 from lm.faults import LMUnavailable
 from programs.events import EventEmitter
-from programs.figures import Figures
+from programs.figures import Figures, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from retrieval.search import Hit
@@ -58,8 +59,11 @@ class LockedSearcher:
             return self.searcher.search(*args, **kwargs)
 
     def pages_by_uid(self, uids: Any) -> list[Any]:
+        lookup = getattr(getattr(self.searcher, "store", None), "pages_by_uid", None)
+        if lookup is None:
+            return []
         with self._lock:
-            return self.searcher.store.pages_by_uid(uids)
+            return lookup(uids)
 
     def facts(self, ref: SliceRef) -> list[Any]:
         """The statement facts of a slice's documents (what figures are computed from)."""
@@ -177,6 +181,12 @@ class ProbeLoop:
             default_k=self.k,
             max_chars=self.page_chars,
         )
+        facts_of = getattr(self.searcher, "facts", None)  # a LockedSearcher has them
+        facts = FactTools(
+            facts_of(slice) if facts_of else [],
+            slice_period(slice),
+            record=lambda uids: self._record_pages(tool, uids),
+        )
         rounds: list[dict[str, Any]] = []
         answer = CitedAnswer()
         feedback: list[str] = []
@@ -195,6 +205,7 @@ class ProbeLoop:
                 pred = self.researcher(
                     tool=tool,
                     on_search=on_search,
+                    fact_tools=facts,
                     question=question,
                     slice_label=label,
                     probe_title=title,
@@ -271,6 +282,13 @@ class ProbeLoop:
             "citations": [f.citation.uid for f in answer.references.footnotes],
         }
         return ProbeOutcome(answer=result, pages=dict(tool.retrieved), record=record)
+
+    def _record_pages(self, tool: EquitySearchTool, uids: Any) -> None:
+        """Pages the number tools answered from count as retrieved, as searched pages do."""
+        missing = [u for u in dict.fromkeys(uids) if u not in tool.retrieved]
+        lookup = getattr(self.searcher, "pages_by_uid", None)
+        for page in lookup(missing) if missing and lookup else []:
+            tool.retrieved.setdefault(page.uid, page_hit(page))
 
     def _figure_outcome(
         self, question: str, slice: SliceRef, probe: Probe, index: int

@@ -1,4 +1,5 @@
-"""Researcher: a ReAct tool loop over ``wissen_equity_search``, locked to one slice.
+"""Researcher: a ReAct tool loop over ``wissen_equity_search`` and the number tools
+(``wissen_statement_facts``, ``wissen_calculate``), all locked to one slice.
 
 ``dspy.ReAct`` gives the loop an optimiser understands (``react`` picks the next search,
 ``extract`` writes the answer) and traces cleanly, but it binds its tools at construction.
@@ -16,6 +17,7 @@ from typing import Any
 
 import dspy
 
+from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import ResearchProbe
@@ -33,7 +35,8 @@ class Researcher(dspy.ReAct):
         # The prototype only lends its name, arguments and docstring to the prompt; it holds
         # no searcher, so the module deep-copies cleanly for optimisers.
         prototype = EquitySearchTool(searcher=None, default_k=k).as_function()  # type: ignore[arg-type]
-        super().__init__(ResearchProbe, tools=[prototype], max_iters=max_searches + 1)
+        numbers = FactTools().as_functions()  # statement facts and the calculator
+        super().__init__(ResearchProbe, tools=[prototype, *numbers], max_iters=max_searches + 1)
         self.max_searches = max_searches
 
     def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
@@ -53,11 +56,23 @@ class Researcher(dspy.ReAct):
         self,
         tool: EquitySearchTool | None = None,
         on_search: SearchHook | None = None,
+        fact_tools: FactTools | None = None,
         **input_args: Any,
     ) -> dspy.Prediction:
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
         tools = {**self.tools, TOOL_NAME: self.locked_tool(tool, on_search)}
+        for function in (fact_tools or FactTools()).as_functions():
+            # The slice's own facts behind the prototype's schema (an empty list if none).
+            proto = self.tools[function.__name__]
+            tools[proto.name] = dspy.Tool(
+                function,
+                name=proto.name,
+                desc=proto.desc,
+                args=proto.args,
+                arg_types=proto.arg_types,
+                arg_desc=proto.arg_desc,
+            )
         trajectory: dict[str, Any] = {}
         for idx in range(self.max_iters):
             try:

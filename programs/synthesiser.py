@@ -17,6 +17,7 @@ import dspy
 from citations.daggers import SliceRef
 from citations.markup import CitedAnswer, Footnote, ReferenceList, parse_cited_answer
 from citations.renumbering import merge_answers, rewrite_markers
+from citations.sentences import without_uncited
 from citations.verification import verify_answer
 from signatures.synthesiser import ProbeAnswer, SliceReport, SynthesiseSlice
 
@@ -98,6 +99,7 @@ class SliceSynthesiser(dspy.Module):
                 renumber_result=False,
             )
             summary, fabricated = checked.answer, checked.fabricated_count
+            summary = summary.model_copy(update={"body": without_uncited(summary.body)})
         except Exception as exc:
             logger.warning("slice synthesis failed for %s: %s", slice.label, exc)
             error = f"{type(exc).__name__}: {exc}"[:500]

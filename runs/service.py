@@ -50,6 +50,7 @@ class ResearchRequest:
     store: Path | None = None
     max_probes: int = 5
     max_rounds: int = 5
+    figures: bool = True  # figure questions answered from statement facts
     concurrency: int = 8
     track: bool = True
     fallback_lm: tuple[str, ...] = ()
@@ -87,7 +88,12 @@ def _resumed(request: ResearchRequest) -> tuple[ResearchRequest, RunDir | None]:
     if api_base and REDACTED in api_base:
         raise BadRunRequest("the run's --api-base held credentials, never stored: give it again")
     names = ("question", "lm", "agents", "program", "store", "max_probes", "max_rounds")
-    resumed = replace(request, api_base=api_base, **{name: stored[name] for name in names})
+    resumed = replace(
+        request,
+        api_base=api_base,
+        figures=stored.get("figures", True),  # runs from before the option had figures on
+        **{name: stored[name] for name in names},
+    )
     return resumed, previous
 
 
@@ -219,6 +225,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         request.program,
         max_probes=request.max_probes,
         max_rounds=request.max_rounds,
+        figures=request.figures,
         concurrency=request.concurrency,
     )
     apply_agent_lms(research, models.overrides)
@@ -241,6 +248,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         store=request.store,
         max_probes=request.max_probes,
         max_rounds=request.max_rounds,
+        figures=request.figures,
     )
     meta = {**params, "options": options, "settings": research.settings.model_dump()}
     run = RunDir.start(run_id, meta)

@@ -20,7 +20,7 @@ class AnswerFromPassages(dspy.Signature):
 
     Write the answer in Markdown:
     - Every sentence and every number carries a superscript citation to the page it came
-      from: `Capex was $412 million¹ in FY2031.¹` Several pages on one spot are joined
+      from: `Capex was $4,817.3 million¹ in FY2031.¹` Several pages on one spot are joined
       with `˒`: `¹˒²`.
     - Cite only the pages given here. Citations to any other page are removed and counted
       against you.

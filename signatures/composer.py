@@ -16,7 +16,7 @@ class TableRow(BaseModel):
 
     metric: str = Field(min_length=1, description="e.g. 'Capital expenditure ($m)'")
     values: dict[str, str] = Field(
-        default_factory=dict, description="slice label -> value with its marker, e.g. '1,577¹'"
+        default_factory=dict, description="slice label -> value with its marker, e.g. '4,817.3¹'"
     )
 
 
@@ -30,7 +30,7 @@ class ComposeReport(dspy.Signature):
       no Sources block. Keep numbers exactly as the summaries state them.
     - Flag disagreement and gaps honestly; where a slice has open issues, say what is missing.
     - comparison_rows: when there is more than one slice, the 2-6 metrics that best compare
-      them; each value copies a figure and its marker from the summaries (e.g. "$1,577
+      them; each value copies a figure and its marker from the summaries (e.g. "$4,817.3
       million¹"), keyed by the exact slice label; leave a slice out if no figure is given.
       Use an empty list for a single slice.
     - report_markdown: Markdown prose (short paragraphs or bullets), no tables, no Sources.

@@ -20,7 +20,7 @@ class ResearchProbe(dspy.Signature):
 
     Write the answer in Markdown:
     - Every sentence and every number carries a superscript citation to the page it came
-      from: `Capex was $1,577 million¹ in FY2018.¹` Several pages on one spot are joined
+      from: `Contoso's capex was $4,817.3 million¹ in FY2031.¹` Several pages on one spot are joined
       with `˒`: `¹˒²`.
     - Cite only pages returned by your searches in this session (or cited in your previous
       draft). Citations to any other page are removed and counted against you.
@@ -29,7 +29,7 @@ class ResearchProbe(dspy.Signature):
     - If the filings do not answer part of the probe, say plainly which part is missing;
       do not hedge around it.
     - End with a `**Sources**` block, one line per cited page, exactly in this form:
-      `¹ MMM 10-K FY2018 p.61 (page_id: 60211, uid: 3f9c2a81d0e4)` using the doc_label, page,
+      `¹ CTSO 10-K FY2031 p.48 (page_id: 9120, uid: 0a1b2c3d4e5f)` using the doc_label, page,
       page_id and uid of the search result.
     """
 

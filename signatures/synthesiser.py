@@ -26,7 +26,7 @@ class Figure(BaseModel):
     period: str
     value: float
     unit: str
-    text: str = Field(description="the value as stated, e.g. '$1,577 million'")
+    text: str = Field(description="the value as stated, e.g. '$4,817.3 million'")
     formula: str = ""
     uids: list[str] = Field(default_factory=list)
     inputs: list[str] = Field(default_factory=list, description="each input as read")

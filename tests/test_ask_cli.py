@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from scripted_lm import ScriptedLM
 from typer.testing import CliRunner
 
 import lm.language_models as language_models
+from citations import parse_cited_answer
+from citations.markup import from_superscript
 from cli.app import app
 
 runner = CliRunner()
@@ -113,7 +116,7 @@ def test_missing_compiled_program_is_a_clear_error(
 def test_ask_with_the_bundled_model_produces_a_structured_report(
     wissen_home, sample_store_path, tmp_path
 ):
-    """Structure only: the 135M bundled model runs every agent in-process, offline."""
+    """Structure only: the 135M smoke model runs every agent in-process, offline."""
     out = tmp_path / "report.md"
     result = runner.invoke(
         app,
@@ -122,10 +125,13 @@ def test_ask_with_the_bundled_model_produces_a_structured_report(
             "What was 3M's capital expenditure in FY2022?",
             "--store",
             str(sample_store_path),
+            "--lm",
+            "local/smollm2-135m-instruct",
             "--max-probes",
             "1",
             "--max-rounds",
             "1",
+            "--no-figures",
             "--no-track",
             "--quiet",
             "--out",
@@ -155,3 +161,31 @@ def test_max_tokens_bounds_every_call(monkeypatch, wissen_home, sample_store_pat
     result = runner.invoke(app, [*args, "--no-track", "--max-tokens", "300"])
     assert result.exit_code == 0, result.output
     assert specs and all(spec.max_tokens == 300 for spec in specs)
+
+
+@pytest.mark.local_model
+def test_readme_question_on_the_default_model_is_right_and_cited(
+    wissen_home, sample_store_path, tmp_path
+):
+    """The README's first command, judged as an analyst would: both companies' capex stated
+    correctly, each cited to its cash-flow statement page, no dagger (the embedded default
+    model, in-process; about three minutes on two cores)."""
+    out = tmp_path / "report.md"
+    result = runner.invoke(
+        app,
+        ["ask", "How did 3M's capital expenditure compare with PepsiCo's in FY2022?",
+         "--store", str(sample_store_path), "--max-probes", "1", "--max-rounds", "2",
+         "--no-track", "--quiet", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = out.read_text()
+    answer = parse_cited_answer(report.split("\n---\n")[0])
+    cited = {f.number: f.citation.uid for f in answer.references.footnotes}
+    mmm = re.search(r"\$1,749 million([¹²³⁴⁵⁶⁷⁸⁹])", answer.body)
+    pep = re.search(r"\$5,207 million([¹²³⁴⁵⁶⁷⁸⁹])", answer.body)
+    assert mmm and pep, report
+    # The 3M and PepsiCo FY2022 10-K cash-flow statement pages.
+    assert cited[from_superscript(mmm.group(1))] == "9a80307e1587"
+    assert cited[from_superscript(pep.group(1))] == "0a22aef3184c"
+    assert "†" not in report and "insufficient" not in report
+    assert "local/qwen2.5-coder-1.5b-instruct" in report

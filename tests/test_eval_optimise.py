@@ -279,7 +279,7 @@ def test_eval_smoke_with_the_bundled_model(wissen_home, sample_store_path):
     result = runner.invoke(
         app,
         ["eval", "--set", "planner", "--split", "test", "--limit", "2",
-         "--store", str(sample_store_path)],
+         "--store", str(sample_store_path), "--lm", "local/smollm2-135m-instruct"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     (run,) = _runs(_client(wissen_home), "wissen-eval")

@@ -242,7 +242,7 @@ def test_default_adapter_is_json_for_the_local_model() -> None:
 def test_a_saved_local_lm_records_the_model_name_not_a_path() -> None:
     lm = build_lm(LMSpec())
     state = lm.dump_state()
-    assert state["engine"]["state"] == {"model": "smollm2-135m-instruct", "n_ctx": 8192}
+    assert state["engine"]["state"] == {"model": "qwen2.5-coder-1.5b-instruct", "n_ctx": 8192}
     restored = dspy.LM.load_state(state, allow_custom_lm_class=True)
     assert isinstance(restored.engine, local_engine.LlamaCppEngine)
 
@@ -469,7 +469,7 @@ def test_bundled_model_answers_a_two_field_signature() -> None:
         company: str = dspy.OutputField()
         fiscal_year: int = dspy.OutputField()
 
-    spec = LMSpec(max_tokens=48, cache=False)
+    spec = LMSpec(model="local/smollm2-135m-instruct", max_tokens=48, cache=False)
     check_lm_reachable(spec)
     lm = build_lm(spec)
     started = time.perf_counter()

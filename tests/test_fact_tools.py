@@ -1,0 +1,62 @@
+"""The agents' number tools: slice-locked, cited, and never a made-up number."""
+
+from __future__ import annotations
+
+from calculator_facts import contoso
+
+from calculator.periods import Period
+from calculator.tools import FactTools
+from citations.daggers import SliceRef
+from programs.probe_loop import LockedSearcher, ProbeLoop
+from retrieval.store import GridFilter
+from retrieval.tool import EquitySearchTool
+
+
+def tools(recorded: list[str]) -> FactTools:
+    return FactTools(contoso(), Period(2021), record=recorded.extend)
+
+
+def test_statement_facts_by_concept_or_label_record_their_pages() -> None:
+    recorded: list[str] = []
+    rows = tools(recorded).statement_facts("revenue", "FY2021")
+    assert rows and all(r["concept"] == "revenue" and r["period"] == "FY2021" for r in rows)
+    assert recorded == [r["uid"] for r in rows]
+    assert tools([]).statement_facts("Revenue")  # words of the printed label work too
+
+
+def test_unknown_concept_lists_what_the_slice_holds() -> None:
+    recorded: list[str] = []
+    answer = tools(recorded).statement_facts("goodwill impairment")
+    assert isinstance(answer, str) and "Concepts it holds:" in answer and "revenue" in answer
+    assert recorded == []
+
+
+def test_calculate_cites_exactly_its_inputs() -> None:
+    recorded: list[str] = []
+    out = tools(recorded).calculate("operating_income / revenue")
+    assert isinstance(out, dict) and out["value"] == "0.20"  # 240 / 1,200, computed by code
+    assert out["cite_uids"] == recorded and len(set(recorded)) >= 1
+    assert "÷" in out["formula"]
+
+
+def test_a_formula_naming_a_missing_fact_is_a_message_not_a_number() -> None:
+    recorded: list[str] = []
+    out = tools(recorded).calculate("inventory[FY1990] / revenue")
+    assert isinstance(out, str) and out.startswith("Cannot compute") and "inventory" in out
+    assert recorded == []
+    assert tools([]).calculate("__import__('os')").startswith("Cannot compute")
+
+
+def test_probe_tools_answer_from_the_slice_only(searcher) -> None:
+    locked = LockedSearcher(searcher)
+    mmm = locked.facts(SliceRef(ticker="MMM", fy=2022, fq=4))
+    assert mmm and {f.ticker for f in mmm} == {"MMM"}
+    assert all(f.doc_name.startswith("3M_2022") for f in mmm)
+    assert locked.facts(SliceRef(ticker="MMM", fy=2022, fq=4)) == searcher.store.facts(
+        GridFilter("MMM", 2022, 4)
+    )
+    # The probe loop records a fact's page as retrieved, so its citation survives verification.
+    loop = ProbeLoop(researcher=None, reviewer=None, searcher=locked)  # type: ignore[arg-type]
+    tool = EquitySearchTool(locked, lock=GridFilter("MMM", 2022, 4))
+    loop._record_pages(tool, [mmm[0].uid])
+    assert mmm[0].uid in tool.retrieved
