@@ -105,7 +105,10 @@ class Figures:
                 choice.definitions,
                 choice.how,
             )
-        facts = self.facts(ref)
+        try:
+            facts = self.facts(ref)
+        except Exception:  # a store that fails here fails the agents' searches visibly
+            return None
         if not facts:
             return None
         try:

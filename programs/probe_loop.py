@@ -181,9 +181,8 @@ class ProbeLoop:
             default_k=self.k,
             max_chars=self.page_chars,
         )
-        facts_of = getattr(self.searcher, "facts", None)  # a LockedSearcher has them
         facts = FactTools(
-            facts_of(slice) if facts_of else [],
+            self._slice_facts(slice),
             slice_period(slice),
             record=lambda uids: self._record_pages(tool, uids),
         )
@@ -282,6 +281,18 @@ class ProbeLoop:
             "citations": [f.citation.uid for f in answer.references.footnotes],
         }
         return ProbeOutcome(answer=result, pages=dict(tool.retrieved), record=record)
+
+    def _slice_facts(self, slice: SliceRef) -> list[Any]:
+        """The slice's statement facts for the number tools; a store that fails here fails
+        the searches too, and those are recorded round by round, so none is kept back."""
+        facts_of = getattr(self.searcher, "facts", None)  # a LockedSearcher has them
+        if facts_of is None:
+            return []
+        try:
+            return facts_of(slice)
+        except Exception as exc:
+            logger.warning("statement facts unavailable for %s: %s", slice.label, exc)
+            return []
 
     def _record_pages(self, tool: EquitySearchTool, uids: Any) -> None:
         """Pages the number tools answered from count as retrieved, as searched pages do."""

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 import psycopg
 
-from retrieval.store import GridFilter
+from retrieval.store import GridFilter, filter_clause
 
 K1, B = 1.2, 0.75
 STATS_TTL_S = 300.0
@@ -40,18 +40,8 @@ def token_count(text: str) -> int:
 
 
 def grid_clause(where: GridFilter, alias: str = "p") -> tuple[str, list]:
-    """``AND``-joined equality tests for the filter's set coordinates (``TRUE`` for none)."""
-    clauses, args = [], []
-    for column, value in (
-        ("ticker", where.ticker),
-        ("fy", where.fy),
-        ("fq", where.fq),
-        ("doc_type", where.doc_type),
-    ):
-        if value is not None:
-            clauses.append(f"{alias}.{column} = %s")
-            args.append(value)
-    return (" AND ".join(clauses) or "TRUE"), args
+    """``AND``-joined equality tests for the filter's set coordinates, psycopg style."""
+    return filter_clause(where, "%s", alias)
 
 
 def lexemes_of(tsquery: str) -> tuple[str, ...]:

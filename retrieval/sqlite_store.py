@@ -18,7 +18,7 @@ from retrieval.facts.model import Fact
 from retrieval.pages import Page
 from retrieval.sqlite_connection import connect
 from retrieval.sqlite_facts import FACTS_SCHEMA, read_facts, write_facts
-from retrieval.store import FactExtractor, GridCell, GridFilter
+from retrieval.store import FactExtractor, GridCell, GridFilter, filter_clause
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -235,17 +235,7 @@ class SQLiteStore:
 
     @staticmethod
     def _where(where: GridFilter, alias: str = "p") -> tuple[str, list]:
-        clauses, args = [], []
-        for column, value in (
-            ("ticker", where.ticker),
-            ("fy", where.fy),
-            ("fq", where.fq),
-            ("doc_type", where.doc_type),
-        ):
-            if value is not None:
-                clauses.append(f"{alias}.{column} = ?")
-                args.append(value)
-        return (" AND ".join(clauses) or "1"), args
+        return filter_clause(where, "?", alias)
 
     def bm25(self, terms: Sequence[str], where: GridFilter, k: int) -> list[tuple[int, float]]:
         if not terms:

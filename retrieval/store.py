@@ -35,6 +35,25 @@ class GridFilter:
         return all(v is None for v in (self.ticker, self.fy, self.fq, self.doc_type))
 
 
+def filter_clause(where: GridFilter, placeholder: str, alias: str = "p") -> tuple[str, list]:
+    """SQL ``AND``-joined equality tests for the filter's set coordinates, and their values.
+
+    ``placeholder`` is the driver's parameter mark (``?`` for SQLite, ``%s`` for psycopg);
+    an empty filter is ``1=1``, which both backends read as true.
+    """
+    clauses, args = [], []
+    for column, value in (
+        ("ticker", where.ticker),
+        ("fy", where.fy),
+        ("fq", where.fq),
+        ("doc_type", where.doc_type),
+    ):
+        if value is not None:
+            clauses.append(f"{alias}.{column} = {placeholder}")
+            args.append(value)
+    return (" AND ".join(clauses) or "1=1"), args
+
+
 @dataclass(frozen=True)
 class GridCell:
     """One populated ``{ticker, fy, fq}`` cell and what it holds."""

@@ -269,7 +269,7 @@ def test_copies_keep_the_policy_and_dspy_sees_the_wrapped_model(fake_openai, sec
 def run_ask(fake: FakeOpenAI, tmp_path, store, *options: str) -> tuple[Any, dict, str]:
     out, record = tmp_path / "report.md", tmp_path / "run.json"
     args = ["ask", QUESTION, "--api-base", fake.url, "--store", str(store)]
-    args += ["--max-probes", "2", "--no-track", "--quiet", "--out", str(out)]
+    args += ["--max-probes", "2", "--no-figures", "--no-track", "--quiet", "--out", str(out)]
     args += ["--json", str(record), "--lm-timeout", "1", "--backoff", "0.01", *options]
     result = runner.invoke(app, args)
     assert "Traceback" not in result.output, result.output

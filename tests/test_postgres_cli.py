@@ -122,7 +122,9 @@ def test_a_server_stopped_mid_run_keeps_the_finished_probes(private_postgres, sa
         store,
         documents=[n for n in document_names(sample_store) if n.startswith("3M_")],
     )
-    program = ResearchProgram(HybridSearcher(store), settings=ResearchSettings(concurrency=1))
+    program = ResearchProgram(
+        HybridSearcher(store), settings=ResearchSettings(concurrency=1, figures=False)
+    )
     stopped: list[str] = []
 
     def stop_after_first_verdict(event) -> None:

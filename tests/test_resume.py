@@ -22,7 +22,7 @@ from runs.checkpoint import DirectoryCheckpoint
 runner = CliRunner()
 SCRIPT = Path(__file__).with_name("run_scripted_ask.py")
 REPO = SCRIPT.parents[1]
-ARGS = ["--max-probes", "2", "--no-track", "--quiet"]
+ARGS = ["--max-probes", "2", "--no-figures", "--no-track", "--quiet"]  # the agent loop
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def listed(run_id: str) -> dict:
 
 def research(searcher, checkpoint: DirectoryCheckpoint):
     lm = scripted_lm()
-    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=2))
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=2, figures=False))
     program.checkpoint = checkpoint
     with dspy.context(lm=lm):
         return lm, program(question=QUESTION)
@@ -94,7 +94,7 @@ def test_checkpointed_work_is_loaded_not_redone(searcher, tmp_path):
 
 def test_no_checkpoint_means_nothing_is_written(searcher, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1))
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, figures=False))
     with dspy.context(lm=scripted_lm()):
         program(question=QUESTION)
     assert list(tmp_path.iterdir()) == []

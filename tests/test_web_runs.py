@@ -33,7 +33,7 @@ def asked(tmp_path_factory, sample_store_path, mlflow_template):
         for track in ("--track", "--no-track"):
             out = home / "record.json"
             args = ["ask", QUESTION, "--store", str(sample_store_path), "--max-probes", "2",
-                    "--quiet", track, "--json", str(out)]  # fmt: skip
+                    "--no-figures", "--quiet", track, "--json", str(out)]  # fmt: skip
             result = CliRunner().invoke(cli, args)
             assert result.exit_code == 0, result.output
             ids.append(json.loads(out.read_text())["run_id"])
