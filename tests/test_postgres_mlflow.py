@@ -50,6 +50,7 @@ def test_ask_records_its_run_in_a_postgresql_tracking_store(
     (run,) = [r for r in _runs(client) if r.info.run_id not in {b.info.run_id for b in before}]
     assert run.info.status == "FINISHED" and "lm_calls" in run.data.metrics
     assert {"report.md", "run.json"} <= {a.path for a in client.list_artifacts(run.info.run_id)}
+    mlflow.flush_trace_async_logging()  # traces land before the test database is dropped
 
 
 def _runs(client) -> list:
