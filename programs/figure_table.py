@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.renumbering import rewrite_markers
+from programs.figures import lower_first
 from signatures.composer import TableRow
 from signatures.synthesiser import Figure, SliceReport
 
@@ -43,16 +44,22 @@ def with_figure_citations(
     return merged.model_copy(update={"references": references}), numbers
 
 
+def _markers(figure: Figure, numbers: dict[str, int]) -> str:
+    """The figure's citation markers in the report's numbering ('' if none can be cited)."""
+    marks = sorted({numbers[u] for u in figure.uids if u in numbers})
+    return render_marker(marks) if marks else ""
+
+
 def figure_rows(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[TableRow]:
     """One row per figure title, in first-seen order; a cell is the value and its markers."""
     rows: dict[str, dict[str, str]] = {}
     for report in slices:
         for figure in slice_figures(report):
-            marks = sorted({numbers[u] for u in figure.uids if u in numbers})
-            if not marks:
+            markers = _markers(figure, numbers)
+            if not markers:
                 continue  # a figure whose pages cannot be cited is not shown
             cells = rows.setdefault(figure.title, {})
-            cells.setdefault(report.slice.label, f"{figure.text}{render_marker(marks)}")
+            cells.setdefault(report.slice.label, f"{figure.text}{markers}")
     return [TableRow(metric=title, values=values) for title, values in rows.items()]
 
 
@@ -78,10 +85,8 @@ def figure_sentences(slices: Sequence[SliceReport], numbers: dict[str, int]) -> 
     lines = []
     for report in slices:
         for figure in slice_figures(report):
-            marks = sorted({numbers[u] for u in figure.uids if u in numbers})
-            if marks:
-                title = figure.title[:1].lower() + figure.title[1:]
-                lines.append(
-                    f"{report.slice.label}: {title} was {figure.text}{render_marker(marks)}."
-                )
+            markers = _markers(figure, numbers)
+            if markers:
+                title = lower_first(figure.title)
+                lines.append(f"{report.slice.label}: {title} was {figure.text}{markers}.")
     return "\n\n".join(lines)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
 from calculator.choice import FormulaChoice, choose_formula
@@ -97,14 +97,7 @@ class Figures:
             if choice.period != period:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
-            choice = FormulaChoice(
-                choice.formula,
-                period,
-                choice.title,
-                choice.presentation,
-                choice.definitions,
-                choice.how,
-            )
+            choice = replace(choice, period=period)
         try:
             facts = self.facts(ref)
         except Exception:  # a store that fails here fails the agents' searches visibly
@@ -112,7 +105,13 @@ class Figures:
         if not facts:
             return None
         try:
-            calculation = _calculate(choice, facts)
+            calculation = calculate(
+                choice.formula,
+                facts,
+                choice.period,
+                title=choice.title,
+                definitions=choice.definitions,
+            )
         except CalculationError:
             return None
         return Computed(calculation, choice)
@@ -125,7 +124,7 @@ class Figures:
         title, period = computed.calculation.title, computed.calculation.period.label
         return Probe(
             probe_title=f"{title} (from the statements)",
-            probe_question=f"What was {_lower_first(title)} in {period}?",
+            probe_question=f"What was {lower_first(title)} in {period}?",
         )
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
@@ -164,16 +163,6 @@ class Figures:
         return answer, figure
 
 
-def _calculate(choice: FormulaChoice, facts: Sequence[Fact]) -> Calculation:
-    return calculate(
-        choice.formula,
-        facts,
-        choice.period,
-        title=choice.title,
-        definitions=choice.definitions,
-    )
-
-
 def _printed_as(calculation: Calculation) -> str:
     """`` (purchases of property, plant and equipment)``: the row label a single input was
     printed under, so a reader sees which line the figure is."""
@@ -182,10 +171,11 @@ def _printed_as(calculation: Calculation) -> str:
     label = calculation.inputs[0].label.strip().rstrip(":")
     if not label or label.lower() == calculation.title.lower():
         return ""
-    return f" ({_lower_first(label)})"
+    return f" ({lower_first(label)})"
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
+    """``Capital expenditure`` -> ``capital expenditure``; an acronym (``EBITDA``) stays."""
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
