@@ -62,8 +62,9 @@ class FactTools:
             if not period_words or f.period_label.replace(" ", "") in period_words
         ]
         # A concept name means that concept; other words are looked for in row labels.
+        words = wanted.replace("_", " ")
         found = [f for f in in_period if f.concept == wanted.replace(" ", "_")] or [
-            f for f in in_period if wanted in f.label.lower()
+            f for f in in_period if words in f.label.lower()
         ]
         found = found[:MAX_FACTS]
         if not found:

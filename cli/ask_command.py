@@ -111,6 +111,7 @@ def ask_command(
 ) -> None:
     """Research a question over the grid and print a cited report."""
     from runs.errors import BadRunRequest, RunAlreadyComplete, RunFailed
+    from runs.record import describe_usage
     from runs.service import ResearchRequest, prepare_run
 
     try:
@@ -155,10 +156,8 @@ def ask_command(
     except BadRunRequest as exc:
         raise fail(str(exc)) from None
 
-    usage = result.usage
     footer = (
-        f"\n---\n*Model {result.model} · {usage['lm_calls']} LM calls · "
-        f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens · "
+        f"\n---\n*Model {result.model} · {describe_usage(result.usage)} · "
         f"{result.record['wall_seconds']:.1f} s · run {result.run_id}*\n"
     )
     report = result.report.rstrip() + "\n" + footer

@@ -22,7 +22,7 @@ from retrieval.ingest import count_documents, ingest
 from retrieval.open_store import describe_location, open_store
 from retrieval.pages import normalise_doc_type
 from retrieval.periods import parse_fq, parse_fy
-from retrieval.search import HybridSearcher, SearchSettings
+from retrieval.search import HybridSearcher, SearchSettings, with_snippets
 from retrieval.store import GridFilter
 from retrieval.store_info import backend_lines, embed_job_setting
 from retrieval.vectors_file import read_vectors_file, vectors_beside
@@ -190,7 +190,7 @@ def search_command(
     except (ValueError, OutsideGridError) as exc:
         raise fail(str(exc)) from None
     searcher = HybridSearcher(grid, settings=SearchSettings(rerank=not no_rerank))
-    hits = searcher.search(query, where, k=k)
+    hits = with_snippets(searcher.search(query, where, k=k), query)
     if as_json:
         for hit in hits:
             row = {

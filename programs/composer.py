@@ -5,6 +5,8 @@ summaries merged with one global numbering for the LLM to cite, a comparison tab
 one column per slice in plan order (cells the LLM filled, plus an evidence row), the
 final renumbering from ¹ by first appearance, fabricated citations removed and counted,
 daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
+A question that came down to one probe of one slice is answered by that probe's cited
+answer as it stands, with no LM call.
 """
 
 from __future__ import annotations
@@ -88,6 +90,16 @@ def _rows(raw: object) -> list[TableRow]:
     return rows
 
 
+def _single_finding(slices: Sequence[SliceReport]) -> str | None:
+    """The body of the only probe answer of the only slice, if that is all there is and it
+    cites something (then it is the answer as it stands); None otherwise."""
+    if len(slices) != 1 or len(slices[0].probe_answers) != 1:
+        return None
+    answer = slices[0].probe_answers[0].answer
+    cites = answer.references.footnotes and any(True for _ in iter_markers(answer.body))
+    return answer.body.strip() if cites else None
+
+
 class ReportComposer(dspy.Module):
     def __init__(self, include_slice_summaries: bool = True) -> None:
         super().__init__()
@@ -121,19 +133,25 @@ class ReportComposer(dspy.Module):
         )
         error = None
         prose, rows = CitedAnswer(), []
-        try:
-            out = self.compose(
-                question=question,
-                slice_labels=labels,
-                slice_summaries=merged.to_markdown(),
-                open_issues=issues or "none",
-            )
-            prose = with_references(str(out.report_markdown or ""), merged.references)
-            prose = prose.model_copy(update={"body": without_uncited(prose.body)})
-            rows = code_rows or _rows(out.comparison_rows)
-        except Exception as exc:
-            logger.warning("report composition failed: %s", exc)
-            error = f"{type(exc).__name__}: {exc}"[:500]
+        single = _single_finding(slices)
+        if single is not None:
+            # One slice, one probe: its cited answer is the answer; the findings would only
+            # repeat it, and there is nothing for a model to compose.
+            prose = CitedAnswer(body=single, references=merged.references)
+        else:
+            try:
+                out = self.compose(
+                    question=question,
+                    slice_labels=labels,
+                    slice_summaries=merged.to_markdown(),
+                    open_issues=issues or "none",
+                )
+                prose = with_references(str(out.report_markdown or ""), merged.references)
+                prose = prose.model_copy(update={"body": without_uncited(prose.body)})
+                rows = code_rows or _rows(out.comparison_rows)
+            except Exception as exc:
+                logger.warning("report composition failed: %s", exc)
+                error = f"{type(exc).__name__}: {exc}"[:500]
         rows = rows or code_rows
         cited = any(True for _ in iter_markers(prose.body))
         from_figures = not cited and bool(code_rows)
@@ -149,7 +167,7 @@ class ReportComposer(dspy.Module):
             blocks.append("_No cited answer could be written; the findings by slice follow._")
         if len(slices) > 1:
             blocks.append("## Comparison\n\n" + comparison_table(labels, rows, slices))
-        if self.include_slice_summaries or error:
+        if (self.include_slice_summaries and single is None) or error:
             blocks.append("## Findings by slice\n\n" + "\n\n".join(p.body for p in parts))
         draft = CitedAnswer(body="\n\n".join(blocks), references=merged.references)
         checked = verify_answer(draft, retrieved_uids)

@@ -32,6 +32,7 @@ from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
+from retrieval.passages import DEFAULT_BUDGET, select_passage
 from retrieval.search import Hit
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool, page_hit
@@ -107,20 +108,32 @@ def quoted_page(text: str) -> str:
 
 
 def evidence_text(
-    answer: CitedAnswer, pages: dict[str, Hit], max_pages: int, max_chars: int
+    answer: CitedAnswer,
+    pages: dict[str, Hit],
+    max_pages: int,
+    max_chars: int,
+    question: str = "",
 ) -> str:
-    """The cited pages' text by citation number (or the top retrieved pages if none cited).
+    """The passage of each cited page that its citing sentences speak of, by citation number
+    (or of the top retrieved pages, against ``question``, if nothing is cited).
 
+    The reviewer checks claims against their evidence: the rows a sentence cites, with
+    their column header, are what it needs, not the page's first screen.
     Filing text is untrusted data (a page may carry "ignore previous instructions"), so each
     page is quoted between tags it cannot forge, under a line that says what they mean.
     """
-    cited = [(f"[{f.number}]", pages.get(f.citation.uid)) for f in answer.references.footnotes]
-    items = [(tag, hit) for tag, hit in cited if hit is not None]
+    sentences = split_sentences(answer.body)
+    items = []
+    for footnote in answer.references.footnotes:
+        hit = pages.get(footnote.citation.uid)
+        if hit is not None:
+            citing = [s.text for s in sentences if footnote.number in s.markers]
+            items.append((f"[{footnote.number}]", hit, [*citing, question]))
     if not items:
-        items = [("[retrieved]", hit) for hit in list(pages.values())[:max_pages]]
+        items = [("[retrieved]", hit, [question]) for hit in list(pages.values())[:max_pages]]
     blocks = []
-    for tag, hit in items[:max_pages]:
-        text = hit.text if len(hit.text) <= max_chars else hit.text[:max_chars] + "…"
+    for tag, hit, terms in items[:max_pages]:
+        text = select_passage(hit.text, terms, budget=max_chars).text
         header = f"{tag} {hit.doc_label} p.{hit.page_index + 1} (uid: {hit.uid})"
         blocks.append(f"{header}\n{quoted_page(text)}")
     return "\n\n".join([EVIDENCE_PREAMBLE, *blocks]) if blocks else "(no pages retrieved)"
@@ -155,9 +168,9 @@ class ProbeLoop:
     searcher: Any
     max_rounds: int = 5
     k: int = 5
-    page_chars: int = 2000
-    evidence_pages: int = 8
-    evidence_chars: int = 1500
+    passage_chars: int = DEFAULT_BUDGET
+    evidence_pages: int = 5
+    evidence_chars: int = DEFAULT_BUDGET + 200
     figures: Figures | None = None
 
     def run(
@@ -179,7 +192,7 @@ class ProbeLoop:
             self.searcher,
             lock=GridFilter(slice.ticker, slice.fy, slice.fq),
             default_k=self.k,
-            max_chars=self.page_chars,
+            max_chars=self.passage_chars,
         )
         facts = FactTools(
             self._slice_facts(slice),
@@ -243,7 +256,11 @@ class ProbeLoop:
                 probe_question=probe.probe_question,
                 draft=answer.to_markdown(),
                 evidence=evidence_text(
-                    answer, tool.retrieved, self.evidence_pages, self.evidence_chars
+                    answer,
+                    tool.retrieved,
+                    self.evidence_pages,
+                    self.evidence_chars,
+                    probe.probe_question,
                 ),
                 verification=verification_text(fabricated, checked.dangling_markers, answer),
                 round_number=number,

@@ -3,6 +3,8 @@
 The count bound and de-duplication are enforced in code, because an optimiser may compile
 the instructions into something that forgets them; a generator that fails or returns
 nothing falls back to the user's question as the single probe, so a slice is never lost.
+With room for one probe there is nothing to split: the question is the probe, and no LM
+call is made.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ logger = logging.getLogger(__name__)
 
 def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def question_probe(question: str) -> Probe:
+    """The user's question as the one probe of a slice."""
+    return Probe(probe_title="The question", probe_question=question)
 
 
 class ProbeGenerator(dspy.Module):
@@ -43,6 +50,8 @@ class ProbeGenerator(dspy.Module):
     ) -> dspy.Prediction:
         """``max_probes`` below the configured bound leaves room for probes code adds."""
         limit = min(max_probes or self.max_probes, self.max_probes)
+        if limit == 1:
+            return dspy.Prediction(probes=[question_probe(question)], error=None)
         error = None
         try:
             raw = self.generate(
@@ -65,5 +74,5 @@ class ProbeGenerator(dspy.Module):
             if len(probes) == limit:
                 break
         if not probes:
-            probes = [Probe(probe_title="The question", probe_question=question)]
+            probes = [question_probe(question)]
         return dspy.Prediction(probes=probes, error=error)

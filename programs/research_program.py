@@ -43,10 +43,11 @@ from programs.events import EventEmitter, ResearchEvent
 from programs.figures import Figures
 from programs.planner import SlicePlanner
 from programs.probe_loop import LockedSearcher, ProbeLoop, ProbeOutcome, citation_of
-from programs.probes import ProbeGenerator
+from programs.probes import ProbeGenerator, question_probe
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.synthesiser import SliceSynthesiser, merge_parts
+from retrieval.passages import DEFAULT_BUDGET
 from retrieval.search import Hit, HybridSearcher
 from retrieval.store import GridCell
 from signatures.planner import ResearchPlan
@@ -64,9 +65,13 @@ class ResearchSettings(BaseModel):
     k: int = Field(default=5, ge=1, le=10, description="pages per search")
     max_follow_ups: int = Field(default=3, ge=1, le=3)
     max_slices: int = Field(default=16, ge=1)
-    page_chars: int = Field(default=2000, ge=200, description="page text shown per search hit")
-    evidence_pages: int = Field(default=8, ge=1, description="pages shown to the reviewer")
-    evidence_chars: int = Field(default=1500, ge=200, description="text per reviewer page")
+    passage_chars: int = Field(
+        default=DEFAULT_BUDGET, ge=200, description="passage characters shown per search hit"
+    )
+    evidence_pages: int = Field(default=5, ge=1, description="cited pages shown to the reviewer")
+    evidence_chars: int = Field(
+        default=DEFAULT_BUDGET + 200, ge=200, description="passage characters per reviewer page"
+    )
     mandatory_angles: str | None = Field(
         default=None, description="appended to the probe instructions; env WISSEN_MANDATORY_ANGLES"
     )
@@ -154,7 +159,7 @@ class ResearchProgram(dspy.Module):
             searcher=self.searcher,
             max_rounds=self.settings.max_rounds,
             k=self.settings.k,
-            page_chars=self.settings.page_chars,
+            passage_chars=self.settings.passage_chars,
             evidence_pages=self.settings.evidence_pages,
             evidence_chars=self.settings.evidence_chars,
             figures=self.figures,
@@ -356,8 +361,7 @@ def _probes_of(future: Future, question: str) -> tuple[list[Probe], str | None]:
         pred = future.result()
         return list(pred.probes), pred.error
     except Exception as exc:  # ProbeGenerator already falls back; backstop
-        fallback = [Probe(probe_title="The question", probe_question=question)]
-        return fallback, f"{type(exc).__name__}: {exc}"
+        return [question_probe(question)], f"{type(exc).__name__}: {exc}"
 
 
 def _outcome_of(future: Future, probe: Probe, index: int) -> ProbeOutcome:

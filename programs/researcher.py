@@ -1,16 +1,26 @@
-"""Researcher: a ReAct tool loop over ``wissen_equity_search`` and the number tools
-(``wissen_statement_facts``, ``wissen_calculate``), all locked to one slice.
+"""Researcher: a ReAct tool loop over ``wissen_equity_search``, ``wissen_read_page`` and the
+number tools (``wissen_statement_facts``, ``wissen_calculate``), all locked to one slice.
 
 ``dspy.ReAct`` gives the loop an optimiser understands (``react`` picks the next search,
 ``extract`` writes the answer) and traces cleanly, but it binds its tools at construction.
 Slices and probes run concurrently, each with its own slice-locked tool, so this subclass
 builds the prompt once from a prototype tool (same name, arguments and description) and
 takes the real tool per call. A per-turn search budget is enforced in code: the model is
-told when it is spent, and the loop ends after at most ``max_searches`` searches.
+told when it is spent, and the loop ends after at most ``max_searches`` tool steps.
+
+The first step is code's: a search for the probe question (or the reviewer's first
+follow-up), so the model starts from passages instead of from an empty trajectory; two
+failed tool calls, or one call repeated with the same arguments, end a turn.
+
+Prompt size is the cost on a small local model: search hits are passages, whole pages come
+only when asked for (at most ``max_page_reads`` a turn), and a step sees only the latest
+``keep_whole`` results whole, earlier ones in compact form (what it takes to cite them and
+their opening words; :func:`compact_observation`). The answer step sees every result whole.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -25,32 +35,114 @@ from signatures.researcher import ResearchProbe
 logger = logging.getLogger(__name__)
 
 TOOL_NAME = "wissen_equity_search"
+READ_TOOL_NAME = "wissen_read_page"
 SearchHook = Callable[[str, list[dict]], None]
+#: Characters of an earlier hit's passage a later step still sees.
+COMPACT_CHARS = 120
+#: Failed tool calls that end a turn.
+MAX_TOOL_ERRORS = 2
+#: The first search's query, at most (a probe question may carry a long definition).
+MAX_QUERY_CHARS = 400
+
+
+def _call_key(name: str, args: Any) -> str:
+    """A tool call as a comparable string (arguments in key order)."""
+    return f"{name}:{json.dumps(args, sort_keys=True, default=str)}"
+
+
+def compact_observation(observation: Any) -> Any:
+    """An earlier tool result, shortened: hits keep uid, page and their passage's opening.
+
+    The model has read the whole result in the step after it was returned; later steps need
+    only to know what was found and where, to cite it or to read the page again. Results
+    without passages (statement facts, calculations, messages) are already short.
+    """
+
+    def short(text: str) -> str:
+        text = " ".join(str(text).split())
+        return text if len(text) <= COMPACT_CHARS else text[: COMPACT_CHARS - 1] + "…"
+
+    def hit(item: dict) -> dict:
+        return {k: (short(v) if k == "text" else v) for k, v in item.items() if k != "score"}
+
+    if isinstance(observation, dict) and "text" in observation:
+        return hit(observation)
+    if isinstance(observation, list) and all(isinstance(h, dict) for h in observation):
+        return [hit(h) if "text" in h else h for h in observation]
+    return observation
+
+
+def trajectory_view(trajectory: dict[str, Any], keep_whole: int) -> dict[str, Any]:
+    """``trajectory`` with all but its last ``keep_whole`` observations compacted (a copy)."""
+    steps = sorted(
+        int(key.rsplit("_", 1)[1]) for key in trajectory if key.startswith("observation_")
+    )
+    old = set(steps[: max(0, len(steps) - keep_whole)])
+    return {
+        key: (
+            compact_observation(value)
+            if key.startswith("observation_") and int(key.rsplit("_", 1)[1]) in old
+            else value
+        )
+        for key, value in trajectory.items()
+    }
 
 
 class Researcher(dspy.ReAct):
     """ReAct over one slice-locked search tool; predictors: ``react`` and ``extract``."""
 
-    def __init__(self, max_searches: int = 5, k: int = 5) -> None:
-        # The prototype only lends its name, arguments and docstring to the prompt; it holds
-        # no searcher, so the module deep-copies cleanly for optimisers.
-        prototype = EquitySearchTool(searcher=None, default_k=k).as_function()  # type: ignore[arg-type]
+    def __init__(
+        self, max_searches: int = 5, k: int = 5, max_page_reads: int = 2, keep_whole: int = 1
+    ) -> None:
+        # The prototypes only lend their names, arguments and docstrings to the prompt; they
+        # hold no searcher, so the module deep-copies cleanly for optimisers.
+        search = EquitySearchTool(searcher=None, default_k=k)  # type: ignore[arg-type]
         numbers = FactTools().as_functions()  # statement facts and the calculator
-        super().__init__(ResearchProbe, tools=[prototype, *numbers], max_iters=max_searches + 1)
+        super().__init__(
+            ResearchProbe,
+            tools=[search.as_function(), search.read_page_function(), *numbers],
+            max_iters=max_searches + 1,  # tool steps of any kind, then finish
+        )
         self.max_searches = max_searches
+        self.max_page_reads = max_page_reads
+        self.keep_whole = keep_whole
 
-    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
-        """The per-call tool: the prototype's schema over ``tool``, with the search budget."""
-        proto = self.tools[TOOL_NAME]
-        wissen_equity_search = tool.as_function(budget=self.max_searches, on_search=on_search)
+    def _as_prototype(self, function: Callable[..., Any]) -> dspy.Tool:
+        """``function`` behind the prompt's schema for the tool of the same name."""
+        proto = self.tools[function.__name__]
         return dspy.Tool(
-            wissen_equity_search,
+            function,
             name=proto.name,
             desc=proto.desc,
             args=proto.args,
             arg_types=proto.arg_types,
             arg_desc=proto.arg_desc,
         )
+
+    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
+        """The per-call search tool: the prototype's schema over ``tool``, with its budget."""
+        return self._as_prototype(tool.as_function(budget=self.max_searches, on_search=on_search))
+
+    def _first_search(self, search: dspy.Tool, input_args: dict[str, Any]) -> dict[str, Any]:
+        """The trajectory's first step, taken by code: a search for the probe question (for
+        the reviewer's first follow-up, in later rounds). Every probe needs that search, and
+        a small model's first tool call is its most error-prone step."""
+        follow_ups = [
+            line.strip().lstrip("-• ").strip()
+            for line in str(input_args.get("reviewer_feedback") or "").splitlines()
+        ]
+        probe = str(input_args.get("probe_question") or input_args.get("question") or "")
+        query = next((f for f in follow_ups if f), probe) or "financial statements"
+        try:
+            observation: Any = search(query=query[:MAX_QUERY_CHARS])
+        except Exception as err:
+            observation = f"Execution error in {TOOL_NAME}: {err}"
+        return {
+            "thought_0": "First, search this slice's filings for what the probe asks.",
+            "tool_name_0": TOOL_NAME,
+            "tool_args_0": {"query": query[:MAX_QUERY_CHARS]},
+            "observation_0": observation,
+        }
 
     def forward(
         self,
@@ -61,22 +153,21 @@ class Researcher(dspy.ReAct):
     ) -> dspy.Prediction:
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
-        tools = {**self.tools, TOOL_NAME: self.locked_tool(tool, on_search)}
+        tools = {
+            **self.tools,
+            TOOL_NAME: self.locked_tool(tool, on_search),
+            READ_TOOL_NAME: self._as_prototype(tool.read_page_function(self.max_page_reads)),
+        }
         for function in (fact_tools or FactTools()).as_functions():
-            # The slice's own facts behind the prototype's schema (an empty list if none).
-            proto = self.tools[function.__name__]
-            tools[proto.name] = dspy.Tool(
-                function,
-                name=proto.name,
-                desc=proto.desc,
-                args=proto.args,
-                arg_types=proto.arg_types,
-                arg_desc=proto.arg_desc,
-            )
-        trajectory: dict[str, Any] = {}
-        for idx in range(self.max_iters):
+            # The slice's own facts (an empty list if none).
+            tools[function.__name__] = self._as_prototype(function)
+        trajectory = self._first_search(tools[TOOL_NAME], input_args)
+        calls = {_call_key(TOOL_NAME, trajectory["tool_args_0"])}
+        errors = 0
+        for idx in range(1, self.max_iters):
             try:
-                pred = react_step(self, self.react, trajectory, **input_args)
+                view = trajectory_view(trajectory, self.keep_whole)
+                pred = react_step(self, self.react, view, **input_args)
             except ContextWindowExceededError as err:
                 logger.warning("ending the research trajectory: %s", err)
                 break
@@ -88,13 +179,27 @@ class Researcher(dspy.ReAct):
             trajectory[f"thought_{idx}"] = pred.next_thought
             trajectory[f"tool_name_{idx}"] = pred.next_tool_name
             trajectory[f"tool_args_{idx}"] = pred.next_tool_args
+            if pred.next_tool_name == "finish":
+                trajectory[f"observation_{idx}"] = "Completed."
+                break
+            call = _call_key(pred.next_tool_name, pred.next_tool_args)
+            if call in calls:
+                # The same call again returns the same result: the model is looping.
+                trajectory[f"observation_{idx}"] = "Already called with these arguments."
+                logger.warning("ending the research trajectory: a repeated tool call")
+                break
+            calls.add(call)
             try:
                 trajectory[f"observation_{idx}"] = tools[pred.next_tool_name](**pred.next_tool_args)
             except Exception as err:
                 trajectory[f"observation_{idx}"] = (
                     f"Execution error in {pred.next_tool_name}: {err}"
                 )
-            if pred.next_tool_name == "finish":
-                break
+                errors += 1
+                if errors >= MAX_TOOL_ERRORS:
+                    # A model that cannot form a call after reading the error will not: a
+                    # small one repeats it (e.g. the argument schema) until the budget is gone.
+                    logger.warning("ending the research trajectory after %d tool errors", errors)
+                    break
         extract = react_step(self, self.extract, trajectory, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)

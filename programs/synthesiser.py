@@ -4,6 +4,8 @@ The protocol does the books: probe answers are merged and renumbered slice-wide
 (``merge_answers``), the summary may cite only those numbers (anything else is removed by
 ``verify_answer`` and counted), and the summary, the probe answers and the slice's one
 Sources list share a numbering. Open issues come from the probes, not from the LLM.
+A slice with one probe answer has nothing to bring together: that answer is the slice's
+finding, and no summary is written (no LM call).
 """
 
 from __future__ import annotations
@@ -84,27 +86,14 @@ class SliceSynthesiser(dspy.Module):
             for p in probes
         ]
         merged_probes, _ = merge_parts(sections)
-        summary = CitedAnswer()
-        error, fabricated = None, 0
-        try:
-            out = self.synthesise(
-                question=question,
-                slice_label=slice.label,
-                probe_answers=merged_probes.to_markdown(),
-                open_issues="\n".join(open_issues) or "none",
+        summary, fabricated, error = CitedAnswer(), 0, None
+        if len(probes) > 1:
+            summary, fabricated, error = self._summary(
+                question, slice, merged_probes, open_issues, retrieved
             )
-            checked = verify_answer(
-                with_references(str(out.slice_summary or ""), merged_probes.references),
-                retrieved,
-                renumber_result=False,
-            )
-            summary, fabricated = checked.answer, checked.fabricated_count
-            summary = summary.model_copy(update={"body": without_uncited(summary.body)})
-        except Exception as exc:
-            logger.warning("slice synthesis failed for %s: %s", slice.label, exc)
-            error = f"{type(exc).__name__}: {exc}"[:500]
+        if error:
             # The probes' findings still stand, but nothing checked them together: flag it.
-            open_issues = [*open_issues, f"slice summary not written ({type(exc).__name__})"]
+            open_issues = [*open_issues, f"slice summary not written ({error.split(':')[0]})"]
         merged, parts = merge_parts([summary, *(p.answer for p in probes)])
         renumbered_probes = [
             p.model_copy(update={"answer": part}) for p, part in zip(probes, parts[1:], strict=True)
@@ -132,3 +121,30 @@ class SliceSynthesiser(dspy.Module):
             fabricated_citations=fabricated,
             error=error,
         )
+
+    def _summary(
+        self,
+        question: str,
+        slice: SliceRef,
+        merged_probes: CitedAnswer,
+        open_issues: list[str],
+        retrieved: list[str],
+    ) -> tuple[CitedAnswer, int, str | None]:
+        """(the verified summary, fabricated citations removed, the error if it failed)."""
+        try:
+            out = self.synthesise(
+                question=question,
+                slice_label=slice.label,
+                probe_answers=merged_probes.to_markdown(),
+                open_issues="\n".join(open_issues) or "none",
+            )
+            checked = verify_answer(
+                with_references(str(out.slice_summary or ""), merged_probes.references),
+                retrieved,
+                renumber_result=False,
+            )
+        except Exception as exc:
+            logger.warning("slice synthesis failed for %s: %s", slice.label, exc)
+            return CitedAnswer(), 0, f"{type(exc).__name__}: {exc}"[:500]
+        summary = checked.answer.model_copy(update={"body": without_uncited(checked.answer.body)})
+        return summary, checked.fabricated_count, None

@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from retrieval.pages import Page
@@ -31,6 +32,7 @@ from retrieval.passages import query_stems
 from retrieval.query import PreparedQuery
 
 _WORD = re.compile(r"[a-z0-9]+")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _NUMBER = re.compile(r"\d[\d,.]*")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _TOC_ENTRY = re.compile(r"\bitem \d{1,2}[a-c]?\b")
@@ -71,22 +73,25 @@ def _stems(text: str) -> list[str]:
     return [w[:6] for w in _WORD.findall(text.lower())]
 
 
-def _pair_patterns(query: PreparedQuery) -> list[re.Pattern[str]]:
-    """One regex per adjacent pair of query words, each word matched by its 6-letter stem:
-    the page is scanned in C instead of being tokenised in Python for every candidate.
-    The word boundary is checked by :func:`_has_pair`: in the pattern it defeats the regex
-    engine's literal-prefix scan and costs 15×."""
-    stems = _stems(" ".join(query.terms))
-    return [
-        re.compile(rf"{re.escape(a)}[a-z0-9]*[^a-z0-9]+{re.escape(b)}")
-        for a, b in dict.fromkeys(pairwise(stems))
-    ]
+def _pairs(query: PreparedQuery) -> list[tuple[str, str]]:
+    """Adjacent pairs of query words, each word as its 6-letter stem."""
+    return list(dict.fromkeys(pairwise(_stems(" ".join(query.terms)))))
 
 
-def _has_pair(pattern: re.Pattern[str], text: str) -> bool:
-    for match in pattern.finditer(text):
-        start = match.start()
-        if start == 0 or not text[start - 1].isalnum():
+def _has_pair(lowered: str, starts_a: list[int], len_a: int, starts_b: set[int]) -> bool:
+    """Whether a word starting with stem ``a`` (at one of ``starts_a``) is followed, past
+    the rest of its word and the separators after it, by a word starting with stem ``b``:
+    a line item such as "property, plant". Positions come from :func:`term_positions`, so
+    the page is scanned once for all the query's words."""
+    n = len(lowered)
+    for start in starts_a:
+        at = start + len_a
+        while at < n and lowered[at] in _ALNUM:
+            at += 1
+        gap = at
+        while at < n and lowered[at] not in _ALNUM:
+            at += 1
+        if at > gap and at in starts_b:
             return True
     return False
 
@@ -132,22 +137,37 @@ class PageFeatures:
     passage: float = 0.0
 
 
+@lru_cache(maxsize=8192)
+def _page_constants(text: str, head_chars: int) -> tuple[bool, float]:
+    """(boilerplate?, figure density): what ranking reads from a page whatever the query,
+    kept for the pages searched most (an agent searches its slice again and again)."""
+    return _is_boilerplate(text.lower(), head_chars), _figure_density(text)
+
+
 def page_features(
     query: PreparedQuery,
     page: Page,
     head_chars: int = 400,
-    pair_patterns: list[re.Pattern[str]] | None = None,
+    positions: dict[str, list[int]] | None = None,
     passage: float = 0.0,
 ) -> PageFeatures:
-    """The structural signals of one page for one query, each in [0, 1]."""
+    """The structural signals of one page for one query, each in [0, 1]; ``positions``
+    are the page's :func:`term_positions` for the query's words (found if not given)."""
     lowered = page.text.lower()
-    patterns = _pair_patterns(query) if pair_patterns is None else pair_patterns
-    phrases = sum(_has_pair(p, lowered) for p in patterns) / len(patterns) if patterns else 0.0
+    pairs = _pairs(query)
+    if positions is None:
+        positions = term_positions(page.text, [w for pair in pairs for w in pair])
+    found = sum(
+        _has_pair(lowered, positions[a], len(a), set(positions[b]))
+        for a, b in pairs
+        if a in positions and b in positions
+    )
+    boilerplate, figures = _page_constants(page.text, head_chars)
     return PageFeatures(
         heading=_heading_score(lowered[:head_chars], query.headings),
-        phrases=phrases,
-        figures=_figure_density(page.text) if _QUANTITATIVE.search(query.original) else 0.0,
-        boilerplate=1.0 if _is_boilerplate(lowered, head_chars) else 0.0,
+        phrases=found / len(pairs) if pairs else 0.0,
+        figures=figures if _QUANTITATIVE.search(query.original) else 0.0,
+        boilerplate=1.0 if boilerplate else 0.0,
         passage=passage,
     )
 
@@ -164,16 +184,19 @@ def combine(score: float, top: float, f: PageFeatures, w: RerankWeights) -> floa
 
 
 def term_positions(text: str, stems: Sequence[str]) -> dict[str, list[int]]:
-    """Where each stem starts a word of ``text`` (lower-cased), found by a C-speed scan:
-    ranking calls this for every candidate page."""
+    """Where each stem starts a word of ``text`` (lower-cased), found by ``str.find`` (a C
+    scan with no pattern to compile): ranking calls this for every candidate page."""
     lowered = text.lower()
     found: dict[str, list[int]] = {}
     for stem in stems:
-        hits = [
-            m.start()
-            for m in re.finditer(re.escape(stem), lowered)
-            if m.start() == 0 or not lowered[m.start() - 1].isalnum()
-        ]
+        if not stem:
+            continue
+        hits = []
+        at = lowered.find(stem)
+        while at >= 0:
+            if at == 0 or not lowered[at - 1].isalnum():
+                hits.append(at)
+            at = lowered.find(stem, at + 1)
         if hits:
             found[stem] = hits
     return found
@@ -206,17 +229,21 @@ def best_window_coverage(
     return min(1.0, best / total)
 
 
-def _passage_scores(query: PreparedQuery, pages: list[Page], w: RerankWeights) -> list[float]:
+def _passage_scores(
+    query: PreparedQuery, positions: list[dict[str, list[int]]], w: RerankWeights
+) -> list[float]:
     """Each page's best stretch of ``passage_chars`` by weighted query-word coverage; a word
     weighs more the fewer candidate pages hold it (the pool is its own corpus)."""
     stems = query_stems(query.terms)
-    positions = [term_positions(page.text, stems) for page in pages]
-    n = len(pages)
+    n = len(positions)
     weights = {}
     for stem in stems:
         df = sum(1 for found in positions if stem in found)
         weights[stem] = math.log(1 + n / (df + 0.5)) if df else 0.0
-    return [best_window_coverage(found, weights, w.passage_chars) for found in positions]
+    return [
+        best_window_coverage({s: found[s] for s in stems if s in found}, weights, w.passage_chars)
+        for found in positions
+    ]
 
 
 def rerank(
@@ -229,8 +256,9 @@ def rerank(
         return ranked
     w = weights or RerankWeights()
     top = max(score for _, score in ranked) or 1.0
-    patterns = _pair_patterns(query)
-    passages = _passage_scores(query, [page for page, _ in ranked], w) if w.passage else None
+    words = list(dict.fromkeys([*query_stems(query.terms), *_stems(" ".join(query.terms))]))
+    positions = [term_positions(page.text, words) for page, _ in ranked]
+    passages = _passage_scores(query, positions, w) if w.passage else None
     rescored = [
         (
             page,
@@ -238,7 +266,7 @@ def rerank(
                 score,
                 top,
                 page_features(
-                    query, page, w.head_chars, patterns, passages[i] if passages else 0.0
+                    query, page, w.head_chars, positions[i], passages[i] if passages else 0.0
                 ),
                 w,
             ),

@@ -6,6 +6,7 @@ cell. Pages without a vector yet (embedding still running) are still found by BM
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,14 @@ class Hit:
     page_index: int
     score: float
     text: str
-    snippet: str
+    snippet: str = ""  # for display; filled by :func:`with_snippets` when one is wanted
+
+
+def with_snippets(hits: list[Hit], query: str) -> list[Hit]:
+    """``hits`` with the window of each page that holds most of ``query``'s words, for a
+    person to read. Agents read passages instead, so searches do not pay for this."""
+    terms = list(prepared_query(query).terms)
+    return [dataclasses.replace(h, snippet=snippet(h.text, terms)) for h in hits]
 
 
 def locked_company_words(where: GridFilter) -> tuple[str, ...]:
@@ -86,10 +94,10 @@ class HybridSearcher:
             self._embedder = MiniLMEmbedder()
         return self._embedder
 
-    def _dense(self, text: str, where: GridFilter, pool: int) -> list[int]:
+    def _dense(self, vector: np.ndarray, where: GridFilter, pool: int) -> list[int]:
         nearest = getattr(self.store, "nearest", None)
         if nearest is not None:  # the store's own vector index answers (PostgreSQL + pgvector)
-            return nearest(self.embedder.embed([text])[0], where, pool)
+            return nearest(vector, where, pool)
         if where.is_empty():
             ids, matrix = self.store.all_vectors()
         else:
@@ -97,7 +105,7 @@ class HybridSearcher:
             matrix = self.store.vectors(ids) if len(ids) else None
         if not len(ids) or matrix is None or not matrix.size:
             return []
-        scores = matrix @ self.embedder.embed([text])[0]
+        scores = matrix @ vector
         top = np.argsort(-scores)[:pool]
         return [int(ids[i]) for i in top]
 
@@ -121,16 +129,17 @@ class HybridSearcher:
             raise ValueError("empty query")
         prepared = self.prepared(query, where)
         pool = max(self.settings.pool, k)
+        vector = self.embedder.embed([prepared.dense_text])[0]  # once, for every ranking
         rankings = [
             [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)],
-            self._dense(prepared.dense_text, where, pool),
+            self._dense(vector, where, pool),
         ]
         weights = [self.settings.bm25_weight, self.settings.dense_weight]
         scope = self._scope(query) if where.is_empty() else GridFilter()
         if not scope.is_empty():
             rankings += [
                 [pid for pid, _ in self.store.bm25(prepared.terms, scope, pool)],
-                self._dense(prepared.dense_text, scope, pool),
+                self._dense(vector, scope, pool),
             ]
             weights += [w * self.settings.scope_weight for w in weights]
         fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k, weights=weights)
@@ -154,7 +163,6 @@ class HybridSearcher:
                 page_index=p.page_index,
                 score=round(float(score), 6),
                 text=p.text,
-                snippet=snippet(p.text, list(prepared.terms)),
             )
             for p, score in ranked[:k]
         ]

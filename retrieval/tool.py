@@ -74,6 +74,7 @@ class EquitySearchTool:
             "page_id": hit.page_id,
             "doc_label": hit.doc_label,
             "page": hit.page_index + 1,
+            "cite_as": cite_as(hit),
             "score": hit.score,
             "text": text,
         }
@@ -103,6 +104,7 @@ class EquitySearchTool:
             "page_id": hit.page_id,
             "doc_label": hit.doc_label,
             "page": hit.page_index + 1,
+            "cite_as": cite_as(hit),
             "text": text,
         }
 
@@ -187,6 +189,11 @@ class EquitySearchTool:
         return wissen_equity_search
 
 
+def cite_as(hit: Hit) -> str:
+    """The hit's line in a Sources block, after its marker: what a model should copy."""
+    return f"{hit.doc_label} p.{hit.page_index + 1} (page_id: {hit.page_id}, uid: {hit.uid})"
+
+
 def page_hit(page: Page) -> Hit:
     """A page read by uid, in the form search hits take (no rank, so score 0)."""
     return Hit(
@@ -201,5 +208,4 @@ def page_hit(page: Page) -> Hit:
         page_index=page.page_index,
         score=0.0,
         text=page.text,
-        snippet="",
     )

@@ -19,28 +19,79 @@ def distinct_lms(program: Any, default: Any) -> list[Any]:
     return list(lms.values())
 
 
-def history_marks(lms: list[Any]) -> dict[int, int]:
-    """Each LM's history length now: usage is counted from here."""
-    return {id(x): len(x.history) for x in lms}
+def agent_modules(program: Any) -> dict[str, Any]:
+    """``program``'s agents by name (those it has), for usage by agent.
 
+    DSPy appends every LM call to the ``history`` of each module on the call stack, so an
+    agent's own history holds exactly the calls made on its behalf, whichever LM served them
+    and in whichever worker thread.
+    """
+    from lm.language_models import AGENT_NAMES
 
-def lm_usage(lms: list[Any], marks: dict[int, int]) -> dict[str, Any]:
-    """Calls, tokens and cost the LMs logged since ``marks`` (history lengths before the run)."""
-    calls = prompt = completion = 0
-    cost = 0.0
-    for lm in lms:
-        for entry in lm.history[marks.get(id(lm), 0) :]:
-            calls += 1
-            usage = entry.get("usage") or {}
-            prompt += int(usage.get("prompt_tokens") or 0)
-            completion += int(usage.get("completion_tokens") or 0)
-            cost += float(entry.get("cost") or 0.0)
     return {
-        "lm_calls": calls,
+        name: module
+        for name in AGENT_NAMES
+        if isinstance(getattr(module := getattr(program, name, None), "history", None), list)
+    }
+
+
+def history_marks(owners: list[Any]) -> dict[int, int]:
+    """Each LM's (or agent's) history length now: usage is counted from here."""
+    return {id(x): len(x.history) for x in owners}
+
+
+def _count(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    prompt = completion = 0
+    cost = 0.0
+    for entry in entries:
+        usage = entry.get("usage") or {}
+        prompt += int(usage.get("prompt_tokens") or 0)
+        completion += int(usage.get("completion_tokens") or 0)
+        cost += float(entry.get("cost") or 0.0)
+    return {
+        "lm_calls": len(entries),
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "cost_usd": round(cost, 6),
     }
+
+
+def lm_usage(
+    lms: list[Any], marks: dict[int, int], agents: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Calls, tokens and cost the LMs logged since ``marks`` (history lengths before the run);
+    with ``agents``, the same counts by agent under ``by_agent`` (agents that made a call)."""
+    usage = _count([e for lm in lms for e in lm.history[marks.get(id(lm), 0) :]])
+    if agents is not None:
+        by_agent = {}
+        for name, module in agents.items():
+            counted = _count(module.history[marks.get(id(module), 0) :])
+            if counted["lm_calls"]:
+                by_agent[name] = {k: v for k, v in counted.items() if k != "cost_usd"}
+        usage["by_agent"] = by_agent
+    return usage
+
+
+def usage_metrics(usage: dict[str, Any]) -> dict[str, float]:
+    """``usage`` as flat numbers for a tracker: totals, then ``<agent>_tokens`` per agent."""
+    flat = {k: float(v) for k, v in usage.items() if isinstance(v, int | float)}
+    for name, counted in (usage.get("by_agent") or {}).items():
+        flat[f"{name}_tokens"] = float(counted["prompt_tokens"] + counted["completion_tokens"])
+    return flat
+
+
+def describe_usage(usage: dict[str, Any]) -> str:
+    """One line for a report footer: calls and tokens, then tokens by agent."""
+    total = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    line = f"{usage.get('lm_calls', 0)} LM calls · {total:,} tokens"
+    by_agent = usage.get("by_agent") or {}
+    if by_agent:
+        parts = [
+            f"{name} {c['prompt_tokens'] + c['completion_tokens']:,}"
+            for name, c in by_agent.items()
+        ]
+        line += " (" + ", ".join(parts) + ")"
+    return line
 
 
 def report_metrics(prediction: Any) -> dict[str, float]:

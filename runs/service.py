@@ -26,7 +26,15 @@ from typing import Any
 
 from runs.errors import BadRunRequest, RunFailed
 from runs.events import EventLog
-from runs.record import distinct_lms, history_marks, lm_usage, report_metrics, run_record
+from runs.record import (
+    agent_modules,
+    distinct_lms,
+    history_marks,
+    lm_usage,
+    report_metrics,
+    run_record,
+    usage_metrics,
+)
 from runs.redaction import REDACTED, redact
 from runs.resume import research_options, resumable, stored_options
 from runs.run_dir import FAILED, RunDir, new_run_id
@@ -121,7 +129,8 @@ class ResearchRun:
         research.observer = self.events
         research.checkpoint = run.checkpoint
         self._lms = distinct_lms(research, models.lm)
-        self._marks = history_marks(self._lms)
+        self._agents = agent_modules(research)
+        self._marks = history_marks([*self._lms, *self._agents.values()])
 
     @property
     def run_id(self) -> str:
@@ -150,7 +159,7 @@ class ResearchRun:
                 with dspy.context(lm=models.lm, adapter=models.adapter):
                     prediction = self.research(question=self.question)
                 metrics = report_metrics(prediction)
-                usage = lm_usage(self._lms, self._marks)
+                usage = lm_usage(self._lms, self._marks, self._agents)
                 record = run_record(prediction, params, usage, metrics, self.start)
                 faults = resilience.record()
                 record["lm_faults"] = {
@@ -159,7 +168,7 @@ class ResearchRun:
                 if track:
                     import mlflow
 
-                    mlflow.log_metrics({**metrics, **{k: float(v) for k, v in usage.items()}})
+                    mlflow.log_metrics({**metrics, **usage_metrics(usage)})
                     mlflow.log_text(prediction.report, "report.md")
                     mlflow.log_dict(record, "run.json")
         except PlanningError as exc:

@@ -14,9 +14,10 @@ class ResearchProbe(dspy.Signature):
     """Answer one research probe from SEC filing pages, citing a page for every claim.
 
     You are a senior equity research analyst. Search the filings with `wissen_equity_search`
-    (it is already locked to the slice's ticker, fiscal year and quarter); read the pages it
-    returns, then write the answer. Search for statement line items as filings print them;
-    prefer the primary financial statements and their notes over narrative sections.
+    (it is already locked to the slice's ticker, fiscal year and quarter); each hit is the
+    passage of a page that matched. Call `wissen_read_page` with a hit's uid only when its
+    passage is cut short. Search for statement line items as filings print them; prefer the
+    primary financial statements and their notes over narrative sections.
 
     Write the answer in Markdown:
     - Every sentence and every number carries a superscript citation to the page it came
@@ -28,9 +29,8 @@ class ResearchProbe(dspy.Signature):
       from cited numbers and say so. No precision the page does not give.
     - If the filings do not answer part of the probe, say plainly which part is missing;
       do not hedge around it.
-    - End with a `**Sources**` block, one line per cited page, exactly in this form:
-      `¹ CTSO 10-K FY2031 p.48 (page_id: 9120, uid: 0a1b2c3d4e5f)` using the doc_label, page,
-      page_id and uid of the search result.
+    - End with a `**Sources**` block, one line per cited page: its marker, then the page's
+      `cite_as` copied exactly from the search result (`¹ <cite_as>`).
     """
 
     question: str = dspy.InputField(desc="the user's full research question, for context")

@@ -243,6 +243,8 @@ class ScriptedLM(dspy.LM):
             query = inputs.get("probe_question", "revenue")
             if inputs.get("reviewer_feedback"):
                 query = inputs["reviewer_feedback"].lstrip("- ").splitlines()[0] + " " + query
+            if done:
+                query = f"{query} (search {done + 1})"  # a repeated call would end the turn
             return {
                 "next_thought": "Search the slice's filings.",
                 "next_tool_name": "wissen_equity_search",

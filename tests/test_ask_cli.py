@@ -50,6 +50,8 @@ def test_ask_prints_a_cited_report_and_writes_the_record(
     assert "Sources" in report and "uid:" in report and "†" in report
     assert f"{scripted.total_calls} LM calls" in report
     record = json.loads(record_path.read_text())
+    researcher = record["usage"]["by_agent"]["researcher"]  # the footer names each agent's share
+    assert f"researcher {researcher['prompt_tokens'] + researcher['completion_tokens']:,}" in report
     assert record["usage"]["lm_calls"] == scripted.total_calls > 0
     assert [s["slice"] for s in record["slices"]] == ["MMM FY2022 Q4", "PEP FY2022 Q4"]
     assert 0 < record["metrics"]["citation_coverage"] <= 1

@@ -22,6 +22,7 @@ def test_statement_facts_by_concept_or_label_record_their_pages() -> None:
     assert rows and all(r["concept"] == "revenue" and r["period"] == "FY2021" for r in rows)
     assert recorded == [r["uid"] for r in rows]
     assert tools([]).statement_facts("Revenue")  # words of the printed label work too
+    assert isinstance(tools([]).statement_facts("of_revenue"), list)  # snake_case words too
 
 
 def test_unknown_concept_lists_what_the_slice_holds() -> None:

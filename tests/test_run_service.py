@@ -49,6 +49,11 @@ def test_a_background_run_streams_its_events_and_ends_completed(
     assert run.report() == result.report and result.report.startswith("## Answer")
     assert run.record() == json.loads(result.record_json)
     assert result.usage["lm_calls"] == lm.total_calls > 0
+    by_agent = result.usage["by_agent"]  # every call is one agent's, counted once
+    assert {"planner", "researcher", "reviewer"} <= set(by_agent)
+    assert sum(a["lm_calls"] for a in by_agent.values()) == lm.total_calls
+    total = result.usage["prompt_tokens"] + result.usage["completion_tokens"]
+    assert sum(a["prompt_tokens"] + a["completion_tokens"] for a in by_agent.values()) == total
     assert list_runs()[0]["run_id"] == handle.run_id
     assert list_runs()[0]["status"] == COMPLETED
 
@@ -115,3 +120,20 @@ def test_a_failing_subscriber_does_not_starve_the_others():
     log.subscribe(got.append)
     log(ResearchEvent("plan"))
     assert [e.kind for e in got] == ["plan"]
+
+
+def test_one_probe_of_one_slice_is_the_answer_with_no_lm_call_to_split_or_combine(
+    install_lm, wissen_home, sample_store_path
+):
+    """Nothing to split into probes, to synthesise or to compose: the planner, researcher
+    and reviewer are the only agents asked, and the report is the probe's cited answer."""
+    lm = install_lm()
+    question = "What did 3M say about its legal proceedings in FY2022?"
+    result = prepare_run(request(sample_store_path, question=question, max_probes=1)).execute()
+    assert set(result.usage["by_agent"]) == {"planner", "researcher", "reviewer"}
+    assert lm.calls["probes"] == lm.calls["synthesiser"] == lm.calls["composer"] == 0
+    (slice_,) = result.record["slices"]
+    (probe,) = slice_["probes"]
+    answer = probe["rounds"][-1]["verified_draft"].split("**Sources**")[0].strip()
+    assert result.report.startswith("## Answer\n\n" + answer)  # the probe's answer, as it stands
+    assert "Findings by slice" not in result.report and "uid:" in result.report

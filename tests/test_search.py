@@ -2,7 +2,7 @@
 
 import pytest
 
-from retrieval.search import HybridSearcher, SearchSettings
+from retrieval.search import HybridSearcher, SearchSettings, with_snippets
 from retrieval.store import GridFilter
 
 CAPEX_3M = (
@@ -54,9 +54,10 @@ def test_empty_query_is_refused(searcher):
 
 
 def test_snippet_shows_query_terms(searcher):
-    hit = searcher.search(
-        "purchases of property, plant and equipment", GridFilter("MMM", 2018, 4), k=1
-    )[0]
+    query = "purchases of property, plant and equipment"
+    (plain,) = searcher.search(query, GridFilter("MMM", 2018, 4), k=1)
+    assert plain.snippet == ""  # agents read passages: a search makes no snippet
+    (hit,) = with_snippets([plain], query)
     assert "property" in hit.snippet.lower() and len(hit.snippet) < 400
 
 

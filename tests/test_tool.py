@@ -22,7 +22,11 @@ def test_unlocked_fields_come_from_the_call(searcher):
 def test_results_are_compact_and_citable(searcher):
     tool = EquitySearchTool(searcher, lock=GridFilter("KO", 2020, 4), max_chars=300)
     hit = tool.search("dividends paid", k=50)[0]
-    assert set(hit) == {"uid", "page_id", "doc_label", "page", "score", "text"}
+    assert set(hit) == {"uid", "page_id", "doc_label", "page", "cite_as", "score", "text"}
+    # the Sources line, ready to copy: what a small model copies is then right
+    assert hit["cite_as"] == (
+        f"{hit['doc_label']} p.{hit['page']} (page_id: {hit['page_id']}, uid: {hit['uid']})"
+    )
     assert len(hit["text"]) <= 301
     assert len(tool.search("dividends paid", k=50)) == MAX_K
     assert tool.calls == 2

@@ -17,7 +17,7 @@ from retrieval.coverage import OutsideGridError, check_filter
 from retrieval.open_store import open_store
 from retrieval.pages import Page, normalise_doc_type
 from retrieval.periods import parse_fq, parse_fy
-from retrieval.search import Hit, HybridSearcher
+from retrieval.search import Hit, HybridSearcher, with_snippets
 from retrieval.store import GridCell, GridFilter
 from web.settings import MAX_QUERY_CHARS
 
@@ -110,7 +110,7 @@ class GridView:
             )
             with self._lock:
                 check_filter(self.store.cells(), where)
-                return self.searcher.search(query, where, k=request.k)
+                return with_snippets(self.searcher.search(query, where, k=request.k), query)
         except (ValueError, OutsideGridError) as exc:
             raise SearchError(str(exc)) from None
 

@@ -1,0 +1,171 @@
+"""The researcher's prompt stays small: passages, a read-page tool, earlier results compacted.
+
+A small local model pays for every token of every ReAct step, and each step resends the
+whole trajectory. These tests drive the real ``Researcher`` over the sample grid with a
+scripted LM and read the prompts it was sent.
+"""
+
+from __future__ import annotations
+
+import re
+
+import dspy
+import pytest
+from scripted_lm import ScriptedLM
+
+from programs.researcher import (
+    COMPACT_CHARS,
+    READ_TOOL_NAME,
+    Researcher,
+    compact_observation,
+    trajectory_view,
+)
+from retrieval.store import GridFilter
+from retrieval.tool import EquitySearchTool
+
+
+def test_compact_observation_keeps_what_it_takes_to_cite_a_hit():
+    hits = [
+        {"uid": "0a1b2c3d4e5f", "page_id": 7, "doc_label": "CTSO 10-K FY2031", "page": 48,
+         "score": 0.9, "text": "Capital expenditures | (4,817.3) | (4,102.0)\n" * 20},
+    ]  # fmt: skip
+    short = compact_observation(hits)
+    assert short[0]["uid"] == "0a1b2c3d4e5f" and short[0]["page"] == 48 and "score" not in short[0]
+    assert len(short[0]["text"]) <= COMPACT_CHARS and short[0]["text"].endswith("…")
+    facts = [{"concept": "capex", "value": -4817.3e6, "uid": "0a1b2c3d4e5f"}]
+    assert compact_observation(facts) == facts  # already short: kept as they are
+    assert compact_observation("Search budget spent") == "Search budget spent"
+    assert hits[0]["text"].startswith("Capital expenditures") and "score" in hits[0]  # a copy
+
+
+def test_trajectory_view_compacts_all_but_the_latest_observations():
+    long = [{"uid": f"{n:012x}", "page": n, "text": "x" * 400} for n in range(3)]
+    trajectory = {}
+    for step in range(3):
+        trajectory |= {
+            f"thought_{step}": "t",
+            f"tool_name_{step}": "wissen_equity_search",
+            f"tool_args_{step}": {"query": "q"},
+            f"observation_{step}": long,
+        }
+    view = trajectory_view(trajectory, keep_whole=1)
+    assert [len(view[f"observation_{s}"][0]["text"]) for s in range(3)] == [
+        COMPACT_CHARS,
+        COMPACT_CHARS,
+        400,
+    ]
+    assert trajectory["observation_0"][0]["text"] == "x" * 400  # the trajectory itself is whole
+    assert trajectory_view(trajectory, keep_whole=3) == trajectory
+
+
+class _ReadingLM(ScriptedLM):
+    """After the researcher's own first search: reads a page outside the slice, searches
+    again, then finishes."""
+
+    def __init__(self, outside_uid: str) -> None:
+        super().__init__()
+        self.outside_uid = outside_uid
+
+    def _researcher_react(self, inputs):
+        steps = len(re.findall(r"\[\[ ## tool_name_\d+ ## \]\]", inputs.get("trajectory", "")))
+        script = [
+            (None, None),  # the first search is the researcher's own, for the probe question
+            (READ_TOOL_NAME, {"uid": self.outside_uid}),
+            ("wissen_equity_search", {"query": "dividends paid to shareholders"}),
+        ]
+        name, args = script[steps] if steps < len(script) else ("finish", {})
+        return {"next_thought": "Next step.", "next_tool_name": name, "next_tool_args": args}
+
+
+@pytest.fixture
+def outside_page(sample_store):
+    pages = sample_store.pages_by_id(range(1, 2000))
+    return next(p for p in pages if p.ticker != "MMM")
+
+
+def test_the_researcher_reads_pages_only_inside_its_slice_and_sends_compact_history(
+    searcher, outside_page
+):
+    lm = _ReadingLM(outside_page.uid)
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    researcher = Researcher(max_searches=4, k=3)
+    assert READ_TOOL_NAME in researcher.tools
+    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
+        pred = researcher(
+            tool=tool,
+            question="What was 3M's capex in FY2018?",
+            slice_label="MMM FY2018 Q4",
+            probe_title="Capex",
+            probe_question="What was 3M's capital expenditure in FY2018?",
+            previous_draft="",
+            reviewer_feedback="",
+        )
+    refusal = pred.trajectory["observation_1"]
+    assert isinstance(refusal, str) and "outside the slice" in refusal
+    assert outside_page.uid not in tool.retrieved and outside_page.text[:40] not in str(pred)
+    prompts = [entry["messages"][-1]["content"] for entry in lm.history]
+    passage = pred.trajectory["observation_0"][0]["text"]
+    assert len(passage) > COMPACT_CHARS  # a passage, as the step after the search read it
+    first_hit = max(passage.splitlines(), key=len)[-60:]  # a line past the compact opening
+    react_prompts = [p for p in prompts if "next_thought" in p]
+    assert first_hit in react_prompts[0]  # the next step reads the result whole
+    assert first_hit not in react_prompts[-1]  # later steps see it compacted...
+    assert pred.trajectory["observation_0"][0]["uid"] in react_prompts[-1]  # ...still citable
+    assert first_hit in prompts[-1]  # and the answer step sees everything whole
+    assert all(len(h["text"]) <= 500 for h in pred.trajectory["observation_2"])
+
+
+class _SchemaCopyingLM(ScriptedLM):
+    """What a small model does: copies the tool's argument schema as its arguments."""
+
+    def _researcher_react(self, inputs):
+        schema = {"query": {"type": "string"}, "ticker": {"anyOf": [{"type": "string"}]}}
+        return {"next_thought": "Search.", "next_tool_name": "wissen_equity_search",
+                "next_tool_args": schema}  # fmt: skip
+
+
+def test_the_first_search_is_codes_and_a_failed_call_is_not_repeated(searcher):
+    lm = _SchemaCopyingLM()
+    searches: list[str] = []
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
+        pred = Researcher(max_searches=5, k=3)(
+            tool=tool,
+            on_search=lambda query, hits: searches.append(query),
+            question="What was 3M's capex in FY2018?",
+            slice_label="MMM FY2018 Q4",
+            probe_title="Capex",
+            probe_question="What was 3M's capital expenditure in FY2018?",
+            previous_draft="",
+            reviewer_feedback="- Cite the cash flow statement's purchases of PP&E.",
+        )
+    assert searches == ["Cite the cash flow statement's purchases of PP&E."]  # the follow-up
+    after = [v for k, v in pred.trajectory.items() if k.startswith("observation_")][1:]
+    assert "Execution error" in after[0] and after[1] == "Already called with these arguments."
+    assert lm.calls["researcher.react"] == 2 and lm.calls["researcher.extract"] == 1
+    assert all("cite_as" in hit for hit in pred.trajectory["observation_0"])
+
+
+class _RepeatingLM(ScriptedLM):
+    """Asks for the same statement facts over and over."""
+
+    def _researcher_react(self, inputs):
+        return {"next_thought": "Facts.", "next_tool_name": "wissen_statement_facts",
+                "next_tool_args": {"concept_or_label": "capex", "periods": ""}}  # fmt: skip
+
+
+def test_a_repeated_tool_call_ends_the_turn(searcher):
+    lm = _RepeatingLM()
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
+        pred = Researcher(max_searches=5, k=3)(
+            tool=tool,
+            question="What was 3M's capex in FY2018?",
+            slice_label="MMM FY2018 Q4",
+            probe_title="Capex",
+            probe_question="What was 3M's capital expenditure in FY2018?",
+            previous_draft="",
+            reviewer_feedback="",
+        )
+    assert lm.calls["researcher.react"] == 2  # the call, then the same call: the turn ends
+    assert pred.trajectory["observation_2"] == "Already called with these arguments."
