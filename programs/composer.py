@@ -6,7 +6,7 @@ one column per slice in plan order (cells the LLM filled, plus an evidence row),
 final renumbering from ¹ by first appearance, fabricated citations removed and counted,
 daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
 A question that came down to one probe of one slice is answered by that probe's cited
-answer as it stands, with no LM call.
+answer as it stands, and findings that cite no page get no answer: neither makes an LM call.
 """
 
 from __future__ import annotations
@@ -138,6 +138,8 @@ class ReportComposer(dspy.Module):
             # One slice, one probe: its cited answer is the answer; the findings would only
             # repeat it, and there is nothing for a model to compose.
             prose = CitedAnswer(body=single, references=merged.references)
+        elif not merged.references.footnotes:
+            pass  # no page to cite: whatever a model wrote would be removed as uncited
         else:
             try:
                 out = self.compose(

@@ -100,9 +100,12 @@ class Researcher(dspy.ReAct):
         numbers = FactTools().as_functions()  # statement facts and the calculator
         super().__init__(
             ResearchProbe,
-            tools=[search.as_function(), search.read_page_function(), *numbers],
+            tools=[search.slice_function(), search.read_page_function(), *numbers],
             max_iters=max_searches + 1,  # tool steps of any kind, then finish
         )
+        # The answer step writes the answer and nothing else: with a reasoning field first,
+        # a small model puts its prose there and leaves only the Sources for the answer.
+        self.extract = dspy.Predict(self.extract.predict.signature.delete("reasoning"))
         self.max_searches = max_searches
         self.max_page_reads = max_page_reads
         self.keep_whole = keep_whole
@@ -121,7 +124,9 @@ class Researcher(dspy.ReAct):
 
     def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
         """The per-call search tool: the prototype's schema over ``tool``, with its budget."""
-        return self._as_prototype(tool.as_function(budget=self.max_searches, on_search=on_search))
+        return self._as_prototype(
+            tool.slice_function(budget=self.max_searches, on_search=on_search)
+        )
 
     def _first_search(self, search: dspy.Tool, input_args: dict[str, Any]) -> dict[str, Any]:
         """The trajectory's first step, taken by code: a search for the probe question (for

@@ -188,6 +188,29 @@ class EquitySearchTool:
 
         return wissen_equity_search
 
+    def slice_function(
+        self,
+        budget: int | None = None,
+        on_search: Callable[[str, list[dict]], None] | None = None,
+    ) -> Callable[[str], list[dict] | str]:
+        """:meth:`as_function` for an agent locked to one slice: the query is the only
+        argument (the lock decides ticker, year and quarter, and ``k`` is the tool's).
+
+        A small model copies an argument schema it sees into its call; locked arguments
+        it cannot change are only prompt to pay for and schema to copy.
+        """
+        search = self.as_function(budget=budget, on_search=on_search)
+
+        def wissen_equity_search(query: str) -> list[dict] | str:
+            """Search this slice's filing pages (10-K, 10-Q, 8-K, earnings).
+
+            Returns the best pages, each with uid, page, cite_as (its Sources line) and the
+            passage that matched as text.
+            """
+            return search(query)
+
+        return wissen_equity_search
+
 
 def cite_as(hit: Hit) -> str:
     """The hit's line in a Sources block, after its marker: what a model should copy."""

@@ -42,5 +42,6 @@ class ResearchProbe(dspy.Signature):
         desc="the portfolio manager's follow-up prompts on the previous draft; empty at first"
     )
     answer_markdown: str = dspy.OutputField(
-        desc="Markdown answer with superscript citations and a **Sources** block"
+        desc="the answer's sentences first, each with its superscript citation, then the "
+        "**Sources** block"
     )

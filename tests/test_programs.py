@@ -229,7 +229,7 @@ def test_program_exposes_named_sub_modules_and_predictors(searcher):
     names = [name for name, _ in program.named_predictors()]
     assert names == [
         "planner.extract_facets", "planner.equity_to_ticker", "probes.generate",
-        "researcher.react", "researcher.extract.predict", "reviewer.review",
+        "researcher.react", "researcher.extract", "reviewer.review",
         "synthesiser.synthesise", "composer.compose",
     ]  # fmt: skip
     assert "wissen_equity_search" in program.researcher.react.signature.instructions
@@ -285,7 +285,7 @@ def test_a_slice_without_citations_shows_no_uncited_prose(searcher, monkeypatch)
     from programs.composer import NO_CITED_FINDINGS
 
     monkeypatch.setattr(type(searcher), "search", lambda self, *args, **kwargs: [])  # no page
-    _, _, pred = run(
+    _, lm, pred = run(
         searcher,
         question="What was 3M's capital expenditure in FY2022?",
         insufficient=lambda s, p: True,
@@ -293,6 +293,7 @@ def test_a_slice_without_citations_shows_no_uncited_prose(searcher, monkeypatch)
     )
     assert NO_CITED_FINDINGS in pred.report
     assert "_No cited answer could be written" in pred.report
+    assert lm.calls["composer"] == 0  # nothing to cite: no answer asked for
     assert "MMM FY2022 Q4: evidence incomplete" in pred.report
 
 

@@ -46,6 +46,16 @@ def test_function_form_has_the_public_name_and_arguments(searcher):
     assert fn.__doc__ and "cite" in fn.__doc__
 
 
+def test_slice_form_takes_only_a_query_and_keeps_the_lock_and_budget(searcher):
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4), default_k=3)
+    fn = tool.slice_function(budget=1)
+    assert fn.__name__ == "wissen_equity_search"
+    assert list(inspect.signature(fn).parameters) == ["query"]
+    hits = fn("capital expenditures")
+    assert len(hits) == 3 and all(h["doc_label"].startswith("MMM 10-K FY2018") for h in hits)
+    assert "budget spent" in fn("dividends")
+
+
 def test_function_budget_caps_searches_per_turn(searcher):
     seen = []
     fn = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4)).as_function(
