@@ -33,6 +33,9 @@ from signatures.planner import ResearchPlan
 from signatures.synthesiser import SliceReport
 
 logger = logging.getLogger(__name__)
+#: A probe's heading inside a slice's findings: the model is shown the findings without
+#: them (it copies structure, and "Probe 2" under the wrong slice misleads a reader).
+_PROBE_HEADING = re.compile(r"^#### Probe \d+:.*\n+", re.MULTILINE)
 
 
 def _cell(text: str) -> str:
@@ -145,7 +148,7 @@ class ReportComposer(dspy.Module):
                 out = self.compose(
                     question=question,
                     slice_labels=labels,
-                    slice_summaries=merged.to_markdown(),
+                    slice_summaries=_PROBE_HEADING.sub("", merged.to_markdown()),
                     open_issues=issues or "none",
                 )
                 prose = with_references(str(out.report_markdown or ""), merged.references)

@@ -316,3 +316,16 @@ def test_one_probe_slot_makes_figures_the_whole_research(searcher):
     assert "insufficient" not in pred.report and "†" not in pred.report
     # Planner, one summary per slice and the composer: no probe generation or research call.
     assert len(lm.history) <= 1 + len(pred.slices) + 1
+
+
+def test_the_composer_reads_findings_without_probe_headings(two_by_two):
+    """A small model copies the structure it is shown: "Probe 2" headings would reappear in
+    its answer under the wrong slice."""
+    _, lm, pred, _ = two_by_two
+    prompts = [
+        entry["messages"][-1]["content"]
+        for entry in lm.history
+        if "report_markdown" in entry["messages"][0]["content"]
+    ]
+    assert prompts and all("#### Probe" not in prompt for prompt in prompts)
+    assert "## Findings by slice" in pred.report
