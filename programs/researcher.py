@@ -137,15 +137,17 @@ class Researcher(dspy.ReAct):
             for line in str(input_args.get("reviewer_feedback") or "").splitlines()
         ]
         probe = str(input_args.get("probe_question") or input_args.get("question") or "")
-        query = next((f for f in follow_ups if f), probe) or "financial statements"
+        query = (next((f for f in follow_ups if f), probe) or "financial statements")[
+            :MAX_QUERY_CHARS
+        ]
         try:
-            observation: Any = search(query=query[:MAX_QUERY_CHARS])
+            observation: Any = search(query=query)
         except Exception as err:
             observation = f"Execution error in {TOOL_NAME}: {err}"
         return {
             "thought_0": "First, search this slice's filings for what the probe asks.",
             "tool_name_0": TOOL_NAME,
-            "tool_args_0": {"query": query[:MAX_QUERY_CHARS]},
+            "tool_args_0": {"query": query},
             "observation_0": observation,
         }
 

@@ -150,13 +150,15 @@ def page_features(
     head_chars: int = 400,
     positions: dict[str, list[int]] | None = None,
     passage: float = 0.0,
+    lowered: str | None = None,
 ) -> PageFeatures:
     """The structural signals of one page for one query, each in [0, 1]; ``positions``
-    are the page's :func:`term_positions` for the query's words (found if not given)."""
-    lowered = page.text.lower()
+    are the page's :func:`term_positions` for the query's words and ``lowered`` its text
+    lower-cased (each found if not given: the rerank has them already)."""
+    lowered = page.text.lower() if lowered is None else lowered
     pairs = _pairs(query)
     if positions is None:
-        positions = term_positions(page.text, [w for pair in pairs for w in pair])
+        positions = _word_starts(lowered, [w for pair in pairs for w in pair])
     found = sum(
         _has_pair(lowered, positions[a], len(a), set(positions[b]))
         for a, b in pairs
@@ -186,7 +188,11 @@ def combine(score: float, top: float, f: PageFeatures, w: RerankWeights) -> floa
 def term_positions(text: str, stems: Sequence[str]) -> dict[str, list[int]]:
     """Where each stem starts a word of ``text`` (lower-cased), found by ``str.find`` (a C
     scan with no pattern to compile): ranking calls this for every candidate page."""
-    lowered = text.lower()
+    return _word_starts(text.lower(), stems)
+
+
+def _word_starts(lowered: str, stems: Sequence[str]) -> dict[str, list[int]]:
+    """:func:`term_positions` over text already lower-cased."""
     found: dict[str, list[int]] = {}
     for stem in stems:
         if not stem:
@@ -257,7 +263,8 @@ def rerank(
     w = weights or RerankWeights()
     top = max(score for _, score in ranked) or 1.0
     words = list(dict.fromkeys([*query_stems(query.terms), *_stems(" ".join(query.terms))]))
-    positions = [term_positions(page.text, words) for page, _ in ranked]
+    lowered = [page.text.lower() for page, _ in ranked]  # once a page, for every signal
+    positions = [_word_starts(text, words) for text in lowered]
     passages = _passage_scores(query, positions, w) if w.passage else None
     rescored = [
         (
@@ -266,7 +273,12 @@ def rerank(
                 score,
                 top,
                 page_features(
-                    query, page, w.head_chars, positions[i], passages[i] if passages else 0.0
+                    query,
+                    page,
+                    w.head_chars,
+                    positions[i],
+                    passages[i] if passages else 0.0,
+                    lowered[i],
                 ),
                 w,
             ),
