@@ -17,6 +17,7 @@ from calculator.choice import presentation_for
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
 from calculator.periods import Period
+from retrieval.facts.display import printed_value
 from retrieval.facts.model import Fact
 
 MAX_FACTS = 12
@@ -31,6 +32,7 @@ def _fact_row(fact: Fact) -> dict[str, Any]:
         "period": fact.period_label,
         "value": fact.value,
         "unit": fact.unit,
+        "printed": printed_value(fact),
         "uid": fact.uid,
         "doc_label": fact.doc_label,
         "page": fact.page_index + 1,
@@ -100,8 +102,8 @@ class FactTools:
 
             `concept_or_label`: a concept such as capex, revenue, operating_income,
             net_income, cfo, total_assets, diluted_eps, or words of a row label. `periods`:
-            optional, e.g. "FY2031" or "FY2031,FY2030". Each fact has value (base units,
-            sign as printed), unit, period and the uid of its page: cite that uid.
+            optional, e.g. "FY2031" or "FY2031,FY2030". Each fact shows its period, its
+            value as the statement prints it, and the hit number of its page to cite.
             """
             return self.statement_facts(concept_or_label, periods)
 
@@ -110,7 +112,7 @@ class FactTools:
 
             Examples: "operating_margin", "capex / revenue", "revenue / revenue[FY-1] - 1",
             "avg(total_assets, total_assets[FY-1])". Returns the value as stated, the
-            formula with its inputs, and the uids to cite.
+            formula, and the hit numbers of its inputs' pages to cite.
             """
             return self.calculate(formula)
 

@@ -39,7 +39,8 @@ FOOTNOTE_RE = re.compile(
     rf"^\s*(?:[-*]\s+)?(?P<num>{_SUP}+|\[\d+\]|\d+\.?)\s+(?P<label>.+?)\s+p\.\s?(?P<page>\d+)\s*"
     rf"\(page_id:\s*(?P<page_id>\d+),\s*uid:\s*(?P<uid>{UID_PATTERN})\)\s*$"
 )
-_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?P<name>Sources|Notes)\**:?\s*$", re.IGNORECASE)
+# ``**Sources**``, ``Sources:``, ``**Sources:**``, ``## Notes``: however a model heads the block.
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?P<name>Sources|Notes)\**:?\**\s*$", re.IGNORECASE)
 
 
 def to_superscript(number: int) -> str:

@@ -3,31 +3,28 @@
 What the multi-agent program is measured against: no planner, no probes, no review. The
 question is searched once inside its slice with the agents' own tool (so the passages are
 exactly what a researcher would be shown), the hits go to the model in one call, and the
-answer's citations are verified in code against the pages that search returned: a uid the
-model made up is removed and counted, as everywhere else in the project.
+answer's citations (hit numbers, as the researcher writes them) are resolved and verified in
+code against the pages that search returned: a number or uid that search never returned is
+removed and counted, as everywhere else in the project.
 """
 
 from __future__ import annotations
 
 import dspy
 
-from citations import parse_cited_answer, verify_answer
+from citations import verify_answer
+from programs.probe_loop import read_draft
+from programs.researcher import render_observation
 from retrieval.tool import EquitySearchTool
 from signatures.baseline import AnswerFromPassages
 
 DEFAULT_K = 5
 
 
-def format_passages(hits: list[dict]) -> str:
-    """The hits as the model reads them: a header line per page (what to cite), then its text."""
-    blocks = []
-    for n, hit in enumerate(hits, 1):
-        header = (
-            f"[{n}] uid: {hit['uid']}, page_id: {hit['page_id']}, "
-            f"doc_label: {hit['doc_label']}, page: {hit['page']}"
-        )
-        blocks.append(f"{header}\n{hit['text'].strip()}")
-    return "\n\n".join(blocks) if blocks else "(the search returned no page)"
+def format_passages(hits: list[dict], tool: EquitySearchTool) -> str:
+    """The hits as the researcher reads a search result: each page's passage behind the hit
+    number it is cited by."""
+    return render_observation(hits, tool.mark) if hits else "(the search returned no page)"
 
 
 class SingleCallBaseline(dspy.Module):
@@ -46,14 +43,15 @@ class SingleCallBaseline(dspy.Module):
         """
         hits = tool.search(question, k=self.k)
         written = self.answer(
-            question=question, slice_label=slice_label, passages=format_passages(hits)
+            question=question, slice_label=slice_label, passages=format_passages(hits, tool)
         )
         raw = str(written.cited_answer or "")
-        verified = verify_answer(parse_cited_answer(raw), tool.retrieved.keys())
+        draft = read_draft(raw, tool)
+        verified = verify_answer(draft.answer, tool.retrieved.keys())
         return dspy.Prediction(
             report=verified.answer.to_markdown(),
             raw=raw,
-            fabricated=verified.fabricated_count,
+            fabricated=verified.fabricated_count + len(draft.unknown),
             retrieved_uids=sorted(tool.retrieved),
             page_texts={uid: hit.text for uid, hit in tool.retrieved.items()},
         )

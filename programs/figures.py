@@ -14,6 +14,7 @@ comparison table and its formula note, so the table is code's, not the model's.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -48,6 +49,18 @@ def _choice(question: str, period: Period) -> FormulaChoice | None:
         if isinstance(choice, FormulaChoice):
             return choice
     return None
+
+
+#: "Which segment …", "…, which brought in the most …", "Who are …": an interrogative
+#: which/who opening the question or a clause of it ("an analyst who can only use" is not).
+_CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\b", re.IGNORECASE)
+
+
+def asks_to_choose(question: str) -> bool:
+    """Whether the question asks *which* item (segment, activity, customer) rather than for
+    a figure: the figure of the line item it names ("net income") would answer another
+    question (the consolidated total, not the segment that earned the most)."""
+    return _CHOOSING_RE.search(question.strip()) is not None
 
 
 def _absolute(formula: str, definitions: dict[str, str]) -> bool:
@@ -88,7 +101,10 @@ class Figures:
 
     def compute(self, question: str, ref: SliceRef) -> Computed | None:
         """The question's figure for this slice, or None (nothing computable, or an input
-        the slice's filings do not print: never a made-up number)."""
+        the slice's filings do not print: never a made-up number; or a question that asks
+        which item, not how much)."""
+        if asks_to_choose(question):
+            return None
         period = slice_period(ref)
         choice = _choice(question, period)
         if choice is None:
@@ -115,6 +131,15 @@ class Figures:
         except CalculationError:
             return None
         return Computed(calculation, choice)
+
+    def fixed_years(self, question: str, ref: SliceRef) -> list[int]:
+        """The other fiscal years a fixed-years figure of this slice reads ("the FY2017 -
+        FY2019 average" computed in FY2019 reads FY2017 and FY2018 from the same filing);
+        empty when the slice has no such figure."""
+        computed = self.compute(question, ref)
+        if computed is None or not _absolute(computed.choice.formula, computed.choice.definitions):
+            return []
+        return sorted({f.fy for f in computed.calculation.inputs} - {ref.fy})
 
     def probe(self, question: str, ref: SliceRef) -> Probe | None:
         """The figure probe for this slice, when the question asks for a computable figure."""

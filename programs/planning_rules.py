@@ -6,7 +6,8 @@ grid or the company map knows, by ``retrieval.mentions``; FY and quarter express
 then turn facets into slices:
 
 1. no fiscal year -> the latest full FY the grid holds for that ticker;
-2. no quarter -> Q4 (the FY-level cell); granularity "deep" -> Q1..Q4;
+2. no quarter -> the quarter a dated event falls in ("on May 26, 2023" -> Q2), else Q4
+   (the FY-level cell); granularity "deep" -> Q1..Q4;
 3. slices = tickers x FY x FQ, de-duplicated, in a stable order;
 4. cells the grid does not hold are reported, never silently dropped.
 
@@ -80,7 +81,11 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
     else:
         years = sorted({y for y in llm.fiscal_years if MIN_FY <= y <= MAX_FY})
         last_n = llm.last_n_years if llm.last_n_years and llm.last_n_years > 0 else None
-    quarters = pre.fiscal_quarters or sorted({q for q in llm.fiscal_quarters if 1 <= q <= 4})
+    quarters = (
+        pre.fiscal_quarters
+        or pre.date_quarters  # "on May 26, 2023": the quarter that day falls in
+        or sorted({q for q in llm.fiscal_quarters if 1 <= q <= 4})
+    )
     granularity = "deep" if pre.deep or llm.granularity == "deep" else llm.granularity
     return Facets(
         tickers=tickers,

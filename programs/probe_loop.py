@@ -18,6 +18,12 @@ from typing import Any
 
 from calculator.tools import FactTools
 from citations.daggers import SliceRef
+from citations.hit_numbers import (
+    NumberedDraft,
+    has_hit_marks,
+    numbered_markdown,
+    parse_numbered_answer,
+)
 from citations.markup import (
     Citation,
     CitedAnswer,
@@ -84,6 +90,16 @@ def citation_of(hit: Hit) -> Citation:
     )
 
 
+def read_draft(markdown: str, tool: EquitySearchTool) -> NumberedDraft:
+    """A researcher's draft as a cited answer: hit numbers (``[3]``) resolved to the pages
+    ``tool`` handed out under them, or, for a draft written under the full protocol
+    (superscripts and a Sources block), that protocol read as it stands."""
+    if has_hit_marks(markdown):
+        pages = {n: citation_of(tool.retrieved[uid]) for uid, n in tool.numbers.items()}
+        return parse_numbered_answer(markdown, pages)
+    return NumberedDraft(parse_or_empty(markdown))
+
+
 def canonical_footnotes(answer: CitedAnswer, pages: dict[str, Hit]) -> CitedAnswer:
     """Rewrite each footnote from the grid's record of its uid (labels and pages LLMs garble)."""
     footnotes = [
@@ -143,7 +159,7 @@ def verification_text(fabricated: list[str], dangling: list[int], answer: CitedA
     uncited = [s.text for s in split_sentences(answer.body) if not s.markers]
     parts = [
         f"{len(fabricated)} fabricated citation(s) removed"
-        + (f" (uids never retrieved: {', '.join(fabricated)})" if fabricated else ""),
+        + (f" (never retrieved: {', '.join(fabricated)})" if fabricated else ""),
         f"{len(dangling)} marker(s) without a footnote removed",
         f"{len(uncited)} sentence(s) without a citation"
         + (": " + " | ".join(u[:80] for u in uncited[:3]) if uncited else ""),
@@ -222,7 +238,7 @@ class ProbeLoop:
                     slice_label=label,
                     probe_title=title,
                     probe_question=probe.probe_question,
-                    previous_draft=answer.to_markdown(),
+                    previous_draft=numbered_markdown(answer, tool.numbers),
                     reviewer_feedback="\n".join(f"- {p}" for p in feedback),
                 )
                 raw = str(pred.answer_markdown or "")
@@ -232,14 +248,17 @@ class ProbeLoop:
                 insufficient = True
                 reason = f"research failed in round {number} ({_short(exc)})"
                 break
-            checked = verify_answer(parse_or_empty(raw), tool.retrieved.keys())
+            draft = read_draft(raw, tool)
+            checked = verify_answer(draft.answer, tool.retrieved.keys())
             answer = canonical_footnotes(checked.answer, tool.retrieved)
-            fabricated = [f.citation.uid for f in checked.fabricated]
+            # Hit numbers never handed out, and (under the full protocol) uids never retrieved.
+            fabricated = [f"[{n}]" for n in draft.unknown]
+            fabricated += [f.citation.uid for f in checked.fabricated]
             entry.update(
                 draft=raw,
                 verified_draft=answer.to_markdown(),
                 fabricated_citations=len(fabricated),
-                fabricated_uids=fabricated,
+                fabricated=fabricated,
                 dangling_markers=checked.dangling_markers,
                 citations=[f.citation.uid for f in answer.references.footnotes],
             )
@@ -316,7 +335,7 @@ class ProbeLoop:
         missing = [u for u in dict.fromkeys(uids) if u not in tool.retrieved]
         lookup = getattr(self.searcher, "pages_by_uid", None)
         for page in lookup(missing) if missing and lookup else []:
-            tool.retrieved.setdefault(page.uid, page_hit(page))
+            tool.remember(page_hit(page))
 
     def _figure_outcome(
         self, question: str, slice: SliceRef, probe: Probe, index: int

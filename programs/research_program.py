@@ -263,6 +263,33 @@ class ResearchProgram(dspy.Module):
             pool.shutdown(wait=not pending, cancel_futures=True)
         return states
 
+    def _fold_fixed_years(self, plan: ResearchPlan) -> ResearchPlan:
+        """The plan without the slices a fixed-years figure already reads: for "the FY2017 -
+        FY2019 average", FY2019's filing prints all three years, so the FY2017 and FY2018
+        slices would only research the same figure again (a noted default, never silent)."""
+        if not self.settings.figures:
+            return plan
+        folded: dict[SliceRef, SliceRef] = {}
+        for ref in plan.slices:
+            if ref in folded:
+                continue
+            for fy in self.figures.fixed_years(plan.question, ref):
+                other = SliceRef(ticker=ref.ticker, fy=fy, fq=ref.fq)
+                if other in plan.slices and other != ref:
+                    folded.setdefault(other, ref)
+        if not folded:
+            return plan
+        notes = [
+            f"{other.label}: read within {into.label}'s figure, not researched apart"
+            for other, into in folded.items()
+        ]
+        return plan.model_copy(
+            update={
+                "slices": [s for s in plan.slices if s not in folded],
+                "notes": [*plan.notes, *notes],
+            }
+        )
+
     # -- the module ------------------------------------------------------------------------
     def forward(self, question: str) -> dspy.Prediction:
         started = time.monotonic()
@@ -271,7 +298,7 @@ class ResearchProgram(dspy.Module):
         plan = saved.load_plan()
         restored = plan is not None
         if plan is None:
-            plan = self.planner(question=question)
+            plan = self._fold_fixed_years(self.planner(question=question))
             saved.save_plan(plan)
         emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + _restored(restored))
         states = self._research_slices(plan.question, plan, emit)

@@ -15,7 +15,9 @@ failed tool calls, or one call repeated with the same arguments, end a turn.
 Prompt size is the cost on a small local model: search hits are passages, whole pages come
 only when asked for (at most ``max_page_reads`` a turn), and a step sees only the latest
 ``keep_whole`` results whole, earlier ones in compact form (what it takes to cite them and
-their opening words; :func:`compact_observation`). The answer step sees every result whole.
+their opening words; :func:`render_observation`). The answer step sees every result whole.
+Every page is shown behind its hit number (``[3]``), which is what the model cites
+(``citations.hit_numbers``): code writes the Sources.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 import dspy
 
 from calculator.tools import FactTools
+from citations.markup import MARKER_RE
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import ResearchProbe
@@ -50,38 +53,67 @@ def _call_key(name: str, args: Any) -> str:
     return f"{name}:{json.dumps(args, sort_keys=True, default=str)}"
 
 
-def compact_observation(observation: Any) -> Any:
-    """An earlier tool result, shortened: hits keep uid, page and their passage's opening.
+Mark = Callable[[str], str]  # a retrieved page's uid -> its hit number as cited, "[3]"
 
-    The model has read the whole result in the step after it was returned; later steps need
-    only to know what was found and where, to cite it or to read the page again. Results
-    without passages (statement facts, calculations, messages) are already short.
+
+def _short(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= COMPACT_CHARS else text[: COMPACT_CHARS - 1] + "…"
+
+
+def _render_hit(hit: dict, mark: Mark, whole: bool) -> str:
+    """``[3] ACME 10-K FY2031 p.48: <passage>``: the mark to cite, where, and what it says."""
+    text = str(hit.get("text", "")).strip() if whole else _short(hit.get("text", ""))
+    return f"{mark(hit['uid'])} {hit.get('doc_label', '')} p.{hit.get('page', '?')}: {text}"
+
+
+def _render_fact(row: dict, mark: Mark) -> str:
+    """``[3] capex FY2031: -4,817.3 million USD ("Capital expenditures", ACME 10-K p.48)``."""
+    value = row.get("printed") or f"{row.get('value')} {row.get('unit', '')}".strip()
+    where = f"{row.get('doc_label', '')} p.{row.get('page', '?')}"
+    return f"{mark(row['uid'])} {row.get('concept') or '-'} {row.get('period', '')}: {value} " + (
+        f"({row.get('label', '')!r}, {where})"
+    )
+
+
+def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
+    """A tool result as the model reads it: each page, fact or calculation behind the hit
+    number it is cited by (never its uid, which a small model garbles when it copies it).
+
+    ``whole=False`` is an earlier result: a hit keeps its mark, where it is and its passage's
+    opening; the model has read the whole result in the step after it was returned, and
+    later steps need only what was found and where. Facts and calculations are short already.
     """
-
-    def short(text: str) -> str:
-        text = " ".join(str(text).split())
-        return text if len(text) <= COMPACT_CHARS else text[: COMPACT_CHARS - 1] + "…"
-
-    def hit(item: dict) -> dict:
-        return {k: (short(v) if k == "text" else v) for k, v in item.items() if k != "score"}
-
-    if isinstance(observation, dict) and "text" in observation:
-        return hit(observation)
-    if isinstance(observation, list) and all(isinstance(h, dict) for h in observation):
-        return [hit(h) if "text" in h else h for h in observation]
+    if isinstance(observation, dict) and "text" in observation and "uid" in observation:
+        return _render_hit(observation, mark, whole)
+    if isinstance(observation, dict) and "value" in observation and "cite_uids" in observation:
+        marks = "".join(mark(uid) for uid in observation["cite_uids"])
+        formula = MARKER_RE.sub("", str(observation.get("formula", "")))
+        return f"= {observation['value']} ({formula}) {marks}".rstrip()
+    if (
+        isinstance(observation, list)
+        and observation
+        and all(isinstance(item, dict) and "uid" in item for item in observation)
+    ):
+        lines = [
+            _render_hit(item, mark, whole) if "text" in item else _render_fact(item, mark)
+            for item in observation
+        ]
+        return ("\n\n" if whole else "\n").join(lines)
     return observation
 
 
-def trajectory_view(trajectory: dict[str, Any], keep_whole: int) -> dict[str, Any]:
-    """``trajectory`` with all but its last ``keep_whole`` observations compacted (a copy)."""
+def trajectory_view(trajectory: dict[str, Any], mark: Mark, keep_whole: int) -> dict[str, Any]:
+    """``trajectory`` as the model reads it (a copy): observations rendered, all but the last
+    ``keep_whole`` of them in compact form."""
     steps = sorted(
         int(key.rsplit("_", 1)[1]) for key in trajectory if key.startswith("observation_")
     )
     old = set(steps[: max(0, len(steps) - keep_whole)])
     return {
         key: (
-            compact_observation(value)
-            if key.startswith("observation_") and int(key.rsplit("_", 1)[1]) in old
+            render_observation(value, mark, whole=int(key.rsplit("_", 1)[1]) not in old)
+            if key.startswith("observation_")
             else value
         )
         for key, value in trajectory.items()
@@ -173,7 +205,7 @@ class Researcher(dspy.ReAct):
         errors = 0
         for idx in range(1, self.max_iters):
             try:
-                view = trajectory_view(trajectory, self.keep_whole)
+                view = trajectory_view(trajectory, tool.mark, self.keep_whole)
                 pred = react_step(self, self.react, view, **input_args)
             except ContextWindowExceededError as err:
                 logger.warning("ending the research trajectory: %s", err)
@@ -208,5 +240,6 @@ class Researcher(dspy.ReAct):
                     # small one repeats it (e.g. the argument schema) until the budget is gone.
                     logger.warning("ending the research trajectory after %d tool errors", errors)
                     break
-        extract = react_step(self, self.extract, trajectory, **input_args)
+        whole = trajectory_view(trajectory, tool.mark, keep_whole=len(trajectory))
+        extract = react_step(self, self.extract, whole, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)

@@ -5,7 +5,8 @@ Two uses. A value given for a filter (``--fy FY18``, ``--fq Q3``) is read whole 
 :func:`read_periods`: explicit years (``FY2022``, ``fiscal 2019``, ``FY18``, a bare ``2021``
 but not ``$2019`` or ``2019%``), ranges (``FY2019-FY2021``, ``between 2019 and 2021``),
 ``since 2019``, ``the prior year``, ``last three years``, quarters (``Q3``, ``3Q23``,
-``second quarter``), quarterly depth, and periods that cannot exist (``Q5``, ``FY1850``).
+``second quarter``), calendar dates (``May 26, 2023``, ``1st July 2022``: the quarter they
+fall in), quarterly depth, and periods that cannot exist (``Q5``, ``FY1850``).
 Relative periods are read here, not left to an LLM, because a regular expression cannot
 resolve them against the wrong "today".
 """
@@ -57,6 +58,26 @@ _DEEP_RE = re.compile(
     re.IGNORECASE,
 )
 # "Q5", "FQ0", "Q12": a quarter that does not exist (a typo the user should hear about).
+_MONTHS = {
+    name: n
+    for n, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")],
+        1,
+    )
+    for name in names
+}  # fmt: skip
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_DATE_RE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH})\.?\s+{_DAY},?\s+(?:19|20)\d{{2}}"
+    rf"|{_DAY}\s+(?:of\s+)?(?P<m2>{_MONTH})\.?,?\s+(?:19|20)\d{{2}})\b",
+    re.IGNORECASE,
+)
+#: "the year ended June 30, 2023": a date that closes a period, not an event in a quarter.
+_PERIOD_END_RE = re.compile(r"\b(?:ended|ending)\s*$", re.IGNORECASE)
 _BAD_QUARTER_RE = re.compile(r"\bf?q(0|[5-9]|\d{2,})\b", re.IGNORECASE)
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -99,6 +120,20 @@ class Periods:
     since_fy: int | None = None
     deep: bool = False
     invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
+    #: Quarters that dated events fall in ("on May 26, 2023" -> 2), by the calendar: a
+    #: filing dated in a quarter sits in that quarter's cell.
+    date_quarters: list[int] = field(default_factory=list)
+
+
+def date_quarters(text: str) -> list[int]:
+    """The calendar quarters of the event dates ``text`` names (not "ended June 30, 2023")."""
+    quarters = set()
+    for m in _DATE_RE.finditer(text):
+        if _PERIOD_END_RE.search(text[: m.start()]):
+            continue
+        month = _MONTHS[(m.group("m1") or m.group("m2")).lower()]
+        quarters.add((month - 1) // 3 + 1)
+    return sorted(quarters)
 
 
 def mentioned_years(text: str) -> list[int]:
@@ -160,4 +195,5 @@ def read_periods(text: str) -> Periods:
         raw = m.group(1).lower()
         found.last_n_years = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
     found.deep = bool(_DEEP_RE.search(text))
+    found.date_quarters = date_quarters(text)
     return found

@@ -5,7 +5,9 @@ passes for a locked field is overridden, so an agent can never read outside its 
 A search hit shows the **passage** that matched (the rows around the query's words, with
 the table's column header), not the whole page: a hit takes a quarter of the space a
 page took. ``wissen_read_page`` gives a whole page of the slice when the passage is not enough.
-Every page handed out is remembered, which is what citation verification checks against.
+Every page handed out is remembered, which is what citation verification checks against,
+and numbered in the order it was first handed out: the hit number a model cites it by
+(``[3]``; see ``citations.hit_numbers``), the same for that page in every later search.
 """
 
 from __future__ import annotations
@@ -37,7 +39,24 @@ class EquitySearchTool:
         self.default_k = default_k
         self.max_chars = max_chars
         self.retrieved: dict[str, Hit] = {}
+        self.numbers: dict[str, int] = {}  # uid -> hit number, in order of first retrieval
         self.calls = 0
+
+    def remember(self, hit: Hit) -> int:
+        """Record ``hit`` as retrieved (the first record of a page wins); its hit number."""
+        self.retrieved.setdefault(hit.uid, hit)
+        return self.numbers.setdefault(hit.uid, len(self.numbers) + 1)
+
+    def mark(self, uid: str) -> str:
+        """The hit number a model cites a retrieved page by, as it writes it: ``[3]``."""
+        return f"[{self.numbers[uid]}]" if uid in self.numbers else ""
+
+    def uid_of(self, ref: str) -> str:
+        """The uid a model's page reference means: a hit number (``3``, ``[3]``) or a uid."""
+        ref = str(ref).strip().strip("[]").strip().lower()
+        if ref.isdigit():
+            return next((uid for uid, n in self.numbers.items() if n == int(ref)), "")
+        return ref
 
     def search(
         self,
@@ -62,7 +81,7 @@ class EquitySearchTool:
         hits = self.searcher.search(query, where, k=k)
         terms = prepared_query(query, where).terms
         for hit in hits:
-            self.retrieved.setdefault(hit.uid, hit)
+            self.remember(hit)
         return [self.compact(hit, terms) for hit in hits]
 
     def compact(self, hit: Hit, terms: tuple[str, ...] = ()) -> dict:
@@ -74,20 +93,21 @@ class EquitySearchTool:
             "page_id": hit.page_id,
             "doc_label": hit.doc_label,
             "page": hit.page_index + 1,
-            "cite_as": cite_as(hit),
+            "cite": self.mark(hit.uid),
             "score": hit.score,
             "text": text,
         }
 
-    def read_page(self, uid: str) -> dict | str:
-        """A whole page of the slice by uid, remembered as retrieved; a refusal otherwise."""
-        uid = str(uid).strip().lower()
+    def read_page(self, ref: str) -> dict | str:
+        """A whole page of the slice by hit number or uid, remembered as retrieved; a
+        refusal otherwise."""
+        uid = self.uid_of(ref)
         lookup = getattr(self.searcher, "pages_by_uid", None)
         if lookup is None:
             return "Whole pages cannot be read here: use the search passages."
         pages = lookup([uid]) if uid else []
         if not pages:
-            return f"No page with uid {uid!r}: read only uids that a search returned."
+            return f"No page {str(ref).strip()!r}: read only pages that a search returned."
         page = pages[0]
         if not self._in_slice(page):
             return (
@@ -95,7 +115,7 @@ class EquitySearchTool:
                 "read only pages of this slice."
             )
         hit = page_hit(page)
-        self.retrieved.setdefault(uid, hit)
+        self.remember(hit)
         text = "\n".join(row.text for row in page_rows(page.text))
         if len(text) > MAX_PAGE_CHARS:
             text = text[: MAX_PAGE_CHARS - 1] + "…"
@@ -104,7 +124,7 @@ class EquitySearchTool:
             "page_id": hit.page_id,
             "doc_label": hit.doc_label,
             "page": hit.page_index + 1,
-            "cite_as": cite_as(hit),
+            "cite": self.mark(hit.uid),
             "text": text,
         }
 
@@ -131,11 +151,9 @@ class EquitySearchTool:
         """``wissen_read_page`` for DSPy's tool calling; ``budget`` caps pages read per turn."""
         used = 0
 
-        def wissen_read_page(uid: str) -> dict | str:
-            """Read one whole filing page of this slice by the uid a search returned.
-
-            Use it when a search passage is cut short or lacks its table; the page can
-            then be cited by that uid.
+        def wissen_read_page(hit: str) -> dict | str:
+            """Read one whole filing page of this slice: `hit` is its number in a search
+            result, e.g. "3". Use it when a passage is cut short or lacks its table.
             """
             nonlocal used
             if budget is not None and used >= budget:
@@ -144,7 +162,7 @@ class EquitySearchTool:
                     "call finish and write the answer from the pages you have."
                 )
             used += 1
-            return self.read_page(uid)
+            return self.read_page(hit)
 
         return wissen_read_page
 
@@ -170,9 +188,9 @@ class EquitySearchTool:
         ) -> list[dict] | str:
             """Search SEC filing pages (10-K, 10-Q, 8-K, earnings) of the research grid.
 
-            Returns ranked pages, each with uid, page_id, doc_label, page and the
-            passage that matched as text; cite pages by uid. Ticker, fiscal year and
-            quarter may be locked to the slice under research.
+            Returns ranked pages, each with uid, page_id, doc_label, page, the hit
+            number to cite it by (e.g. [3]) and the passage that matched as text. Ticker,
+            fiscal year and quarter may be locked to the slice under research.
             """
             nonlocal used
             if budget is not None and used >= budget:
@@ -204,17 +222,12 @@ class EquitySearchTool:
         def wissen_equity_search(query: str) -> list[dict] | str:
             """Search this slice's filing pages (10-K, 10-Q, 8-K, earnings).
 
-            Returns the best pages, each with uid, page, cite_as (its Sources line) and the
-            passage that matched as text.
+            Returns the best pages, each with its hit number to cite it by, e.g. [3],
+            and the passage that matched.
             """
             return search(query)
 
         return wissen_equity_search
-
-
-def cite_as(hit: Hit) -> str:
-    """The hit's line in a Sources block, after its marker: what a model should copy."""
-    return f"{hit.doc_label} p.{hit.page_index + 1} (page_id: {hit.page_id}, uid: {hit.uid})"
 
 
 def page_hit(page: Page) -> Hit:

@@ -24,10 +24,9 @@ from typing import Any
 import dspy
 from dspy.lm15 import Message, Response, TextPart, Usage
 
-from citations.markup import MARKER_RE, render_marker
+from citations.markup import MARKER_RE
 
 GARBAGE = "Honestly it looks fine-ish to me, maybe? Hard to say without more context."
-FABRICATED_UID = "deadbeef0000"
 PROBE_TITLES = [
     "Headline figures",
     "Drivers and risks",
@@ -35,10 +34,11 @@ PROBE_TITLES = [
     "Liquidity",
     "Outlook",
 ]
-_HIT_RE = re.compile(
-    r"""['"]uid['"]:\s*['"](?P<uid>[0-9a-f]{8,16})['"],\s*['"]page_id['"]:\s*(?P<page_id>\d+),"""
-    r"""\s*['"]doc_label['"]:\s*['"](?P<label>[^'"]+)['"],\s*['"]page['"]:\s*(?P<page>\d+)"""
-)
+#: A search hit as the researcher is shown it: ``[3] MMM 10-K FY2018 p.48: <passage>``
+#: (read anywhere in the text, as a gullible model would read one forged inside a passage).
+_HIT_RE = re.compile(r"\[(?P<n>\d+)\] (?P<label>[A-Z][^\n\[\]:]*?) p\.(?P<page>\d+): ")
+#: A hit number no search hands out within a test: what the fabricating script cites.
+FABRICATED_HIT = 99
 _NUMBER_RE = re.compile(r"(?<![\w.])\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.,]\d)")
 
 Predicate = Callable[[str, str], bool]  # (slice_label, probe_question) -> bool
@@ -76,7 +76,7 @@ def agent_of(outputs: list[str]) -> str:
 
 
 def hits_in(text: str) -> list[dict[str, Any]]:
-    """Search results shown to the LM (uid, page_id, label, page, and the text after them)."""
+    """Search results shown to the LM (hit number, label, page, and the text after them)."""
     matches = list(_HIT_RE.finditer(text))
     hits = []
     for m, nxt in zip(matches, [*matches[1:], None][: len(matches)], strict=True):
@@ -260,37 +260,26 @@ class ScriptedLM(dspy.LM):
         hits = hits_in(inputs.get("trajectory", ""))
         seen, chosen = set(), []
         for hit in hits:
-            if hit["uid"] not in seen:
-                seen.add(hit["uid"])
+            if hit["n"] not in seen:
+                seen.add(hit["n"])
                 chosen.append(hit)
         chosen = chosen[:2]
         title = inputs.get("probe_title", "the probe")
-        sentences, sources = [], []
-        for n, hit in enumerate(chosen, 1):
+        sentences = []
+        for hit in chosen:
             number = first_number(hit["text"])
-            marker = render_marker([n])
+            mark = f"[{hit['n']}]"
             if number:
-                sentences.append(
-                    f"The {hit['label']} filing reports {number}{marker} on {title}.{marker}"
-                )
+                sentences.append(f"The {hit['label']} filing reports {number} {mark} on {title}.")
             else:
-                sentences.append(f"The {hit['label']} filing discusses {title}.{marker}")
-            sources.append(
-                f"{marker} {hit['label']} p.{hit['page']} "
-                f"(page_id: {hit['page_id']}, uid: {hit['uid']})"
-            )
+                sentences.append(f"The {hit['label']} filing discusses {title} {mark}.")
         if self.fabricate and self.fabricate(
             inputs.get("slice_label", ""), inputs.get("probe_question", "")
         ):
-            n = len(chosen) + 1
-            marker = render_marker([n])
-            sentences.append(f"Management also guided to growth.{marker}")
-            sources.append(f"{marker} XYZ 10-K FY2099 p.1 (page_id: 1, uid: {FABRICATED_UID})")
+            sentences.append(f"Management also guided to growth [{FABRICATED_HIT}].")
         if not sentences:
             sentences.append("The searches returned no page that answers this probe.")
-        body = " ".join(sentences)
-        markdown = body + ("\n\n**Sources**\n\n" + "\n".join(sources) if sources else "")
-        return {"reasoning": "Cite what the pages show.", "answer_markdown": markdown}
+        return {"answer_markdown": " ".join(sentences)}
 
     def _reviewer(self, inputs):
         label, probe = inputs.get("slice_label", ""), inputs.get("probe_question", "")

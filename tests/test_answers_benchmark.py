@@ -9,23 +9,19 @@ import re
 from pathlib import Path
 
 import pytest
-from scripted_lm import FABRICATED_UID, ScriptedLM, first_number
+from scripted_lm import FABRICATED_HIT, ScriptedLM, first_number
 
 import lm.language_models as language_models
 from benchmarks.answer_cases import load_answer_cases, select_cases
 from benchmarks.answers import COLUMNS, RESULTS, main
-from citations import parse_cited_answer, render_marker
+from citations import parse_cited_answer
 from evaluation.evalsets import evalset_path
 
 # In the sample grid: a capex metric question (3M FY2018), a margin metric question
 # (PepsiCo FY2022) and a narrative one (3M FY2022); and one whose document is not there.
 QIDS = ("financebench_id_03029", "financebench_id_04481", "financebench_id_01226")
 ABSENT = "financebench_id_00005"
-_PASSAGE_RE = re.compile(
-    r"^\[\d+\] uid: (?P<uid>[0-9a-f]+), page_id: (?P<page_id>\d+), "
-    r"doc_label: (?P<label>.+?), page: (?P<page>\d+)$",
-    re.MULTILINE,
-)
+_PASSAGE_RE = re.compile(r"^\[(?P<n>\d+)\] (?P<label>.+?) p\.(?P<page>\d+): ", re.MULTILINE)
 
 
 class BaselineScriptedLM(ScriptedLM):
@@ -40,12 +36,10 @@ class BaselineScriptedLM(ScriptedLM):
         if hit is None:
             return {"cited_answer": "The passages do not give the figure."}
         text = passages[hit.end() :]
-        one, two = render_marker([1]), render_marker([2])
+        mark = f"[{hit['n']}]"
         markdown = (
-            f"The filing reports {first_number(text) or 'the figure'}{one}.{one} "
-            f"Management also guided to growth.{two}\n\n**Sources**\n\n"
-            f"{one} {hit['label']} p.{hit['page']} (page_id: {hit['page_id']}, uid: {hit['uid']})\n"
-            f"{two} XYZ 10-K FY2099 p.1 (page_id: 1, uid: {FABRICATED_UID})"
+            f"The filing reports {first_number(text) or 'the figure'} {mark}. "
+            f"Management also guided to growth [{FABRICATED_HIT}]."
         )
         return {"cited_answer": markdown}
 
@@ -102,7 +96,7 @@ def test_three_methods_scored_table_and_resume(
     # The baseline's made-up citation is gone; the real one stays and resolves.
     for row in by_method["baseline"]:
         assert row["fabricated_citations"] == 1
-        assert FABRICATED_UID not in row["answer"]
+        assert f"[{FABRICATED_HIT}]" not in row["answer"]
         answer = parse_cited_answer(row["answer"])
         assert len(answer.references.footnotes) == 1
         assert "guided to growth." in answer.body  # the sentence stays, uncited

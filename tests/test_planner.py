@@ -78,6 +78,27 @@ def test_llm_quarters_count_only_when_the_question_speaks_of_quarters(cells):
         assert kept.fiscal_quarters == [3]
 
 
+@pytest.mark.parametrize(
+    ("question", "quarters"),
+    [
+        ("By how much did PepsiCo raise its credit facility on May 26, 2023?", [2]),
+        ("What was on the agenda of PepsiCo's 8-K dated 1st July 2022?", [3]),
+        ("PepsiCo's AGM held on Sept. 3rd, 2022 and Dec 1 2022", [3, 4]),
+        ("PepsiCo's revenue in the fiscal year ended December 31, 2022", []),
+    ],
+)
+def test_a_dated_event_falls_in_its_calendar_quarter(cells, question, quarters):
+    found = prepass(question, load_companies(), cells)
+    assert found.date_quarters == quarters and found.fiscal_quarters == []
+    assert merge_facets(found, Facets(), question).fiscal_quarters == quarters
+
+
+def test_a_dated_event_is_researched_in_the_quarter_that_holds_it(cells):
+    question = "By how much did PepsiCo raise its credit facility on May 26, 2023?"
+    facets = merge_facets(prepass(question, load_companies(), cells), Facets(), question)
+    assert [s.label for s in plan_slices(facets, cells).slices] == ["PEP FY2023 Q2"]
+
+
 # -- the rules, one test each --------------------------------------------------------------
 
 

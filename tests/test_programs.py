@@ -7,7 +7,7 @@ import re
 
 import dspy
 import pytest
-from scripted_lm import FABRICATED_UID, ScriptedLM
+from scripted_lm import FABRICATED_HIT, ScriptedLM
 
 from citations import parse_cited_answer, split_sentences
 from citations.markup import DAGGER, from_superscript, iter_markers
@@ -124,12 +124,13 @@ def test_insufficient_evidence_probe_puts_daggers_and_a_note(two_by_two):
 
 def test_fabricated_citations_are_removed_and_counted(two_by_two):
     _, _, pred, _ = two_by_two
-    assert FABRICATED_UID not in pred.report
+    fabricated = f"[{FABRICATED_HIT}]"
+    assert "guided to growth" not in pred.report  # its only citation was made up
     probe = pred.record["slices"][0]["probes"][0]
     assert probe["fabricated_citations"] == 1
-    assert probe["rounds"][0]["fabricated_uids"] == [FABRICATED_UID]
-    assert FABRICATED_UID in probe["rounds"][0]["draft"]
-    assert FABRICATED_UID not in probe["rounds"][0]["verified_draft"]
+    assert probe["rounds"][0]["fabricated"] == [fabricated]
+    assert fabricated in probe["rounds"][0]["draft"]
+    assert fabricated not in probe["rounds"][0]["verified_draft"]
     assert pred.record["fabricated_citations"]["total"] == 1
 
 

@@ -17,29 +17,45 @@ from programs.researcher import (
     COMPACT_CHARS,
     READ_TOOL_NAME,
     Researcher,
-    compact_observation,
+    render_observation,
     trajectory_view,
 )
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool
 
+MARKS = {"0a1b2c3d4e5f": "[3]", "1b2c3d4e5f60": "[4]"}.get
 
-def test_compact_observation_keeps_what_it_takes_to_cite_a_hit():
+
+def test_a_hit_is_shown_behind_its_hit_number_and_compacted_later():
     hits = [
         {"uid": "0a1b2c3d4e5f", "page_id": 7, "doc_label": "CTSO 10-K FY2031", "page": 48,
          "score": 0.9, "text": "Capital expenditures | (4,817.3) | (4,102.0)\n" * 20},
     ]  # fmt: skip
-    short = compact_observation(hits)
-    assert short[0]["uid"] == "0a1b2c3d4e5f" and short[0]["page"] == 48 and "score" not in short[0]
-    assert len(short[0]["text"]) <= COMPACT_CHARS and short[0]["text"].endswith("…")
-    facts = [{"concept": "capex", "value": -4817.3e6, "uid": "0a1b2c3d4e5f"}]
-    assert compact_observation(facts) == facts  # already short: kept as they are
-    assert compact_observation("Search budget spent") == "Search budget spent"
+    whole = render_observation(hits, MARKS)
+    assert whole.startswith("[3] CTSO 10-K FY2031 p.48: Capital expenditures | (4,817.3)")
+    assert "0a1b2c3d4e5f" not in whole and "0.9" not in whole  # no uid to garble, no score
+    short = render_observation(hits, MARKS, whole=False)
+    assert short.startswith("[3] CTSO 10-K FY2031 p.48: ") and short.endswith("…")
+    assert len(short) <= len("[3] CTSO 10-K FY2031 p.48: ") + COMPACT_CHARS
     assert hits[0]["text"].startswith("Capital expenditures") and "score" in hits[0]  # a copy
 
 
+def test_facts_and_calculations_are_shown_with_the_hit_numbers_of_their_pages():
+    facts = [{"concept": "capex", "label": "Capital expenditures", "period": "FY2031",
+              "value": -4817.3e6, "unit": "USD", "printed": "-4,817.3 million USD",
+              "uid": "0a1b2c3d4e5f", "doc_label": "CTSO 10-K FY2031", "page": 48}]  # fmt: skip
+    shown = render_observation(facts, MARKS)
+    assert shown.startswith("[3] capex FY2031: -4,817.3 million USD")
+    assert "CTSO 10-K FY2031 p.48" in shown and "0a1b2c3d4e5f" not in shown
+    calculation = {"value": "12.5%", "formula": "Capex¹ ÷ Revenue²", "inputs": ["…"],
+                   "cite_uids": ["0a1b2c3d4e5f", "1b2c3d4e5f60"]}  # fmt: skip
+    assert render_observation(calculation, MARKS) == "= 12.5% (Capex ÷ Revenue) [3][4]"
+    assert render_observation("Search budget spent", MARKS) == "Search budget spent"
+
+
 def test_trajectory_view_compacts_all_but_the_latest_observations():
-    long = [{"uid": f"{n:012x}", "page": n, "text": "x" * 400} for n in range(3)]
+    long = [{"uid": "0a1b2c3d4e5f", "doc_label": "CTSO 10-K FY2031", "page": 48,
+             "text": "x" * 400}]  # fmt: skip
     trajectory = {}
     for step in range(3):
         trajectory |= {
@@ -48,14 +64,12 @@ def test_trajectory_view_compacts_all_but_the_latest_observations():
             f"tool_args_{step}": {"query": "q"},
             f"observation_{step}": long,
         }
-    view = trajectory_view(trajectory, keep_whole=1)
-    assert [len(view[f"observation_{s}"][0]["text"]) for s in range(3)] == [
-        COMPACT_CHARS,
-        COMPACT_CHARS,
-        400,
-    ]
+    view = trajectory_view(trajectory, MARKS, keep_whole=1)
+    assert ["x" * 400 in view[f"observation_{s}"] for s in range(3)] == [False, False, True]
+    assert all(view[f"observation_{s}"].startswith("[3] CTSO") for s in range(3))
     assert trajectory["observation_0"][0]["text"] == "x" * 400  # the trajectory itself is whole
-    assert trajectory_view(trajectory, keep_whole=3) == trajectory
+    assert all("x" * 400 in v for k, v in trajectory_view(trajectory, MARKS, 3).items()
+               if k.startswith("observation_"))  # fmt: skip
 
 
 class _ReadingLM(ScriptedLM):
@@ -70,7 +84,7 @@ class _ReadingLM(ScriptedLM):
         steps = len(re.findall(r"\[\[ ## tool_name_\d+ ## \]\]", inputs.get("trajectory", "")))
         script = [
             (None, None),  # the first search is the researcher's own, for the probe question
-            (READ_TOOL_NAME, {"uid": self.outside_uid}),
+            (READ_TOOL_NAME, {"hit": self.outside_uid}),
             ("wissen_equity_search", {"query": "dividends paid to shareholders"}),
         ]
         name, args = script[steps] if steps < len(script) else ("finish", {})
@@ -110,7 +124,8 @@ def test_the_researcher_reads_pages_only_inside_its_slice_and_sends_compact_hist
     react_prompts = [p for p in prompts if "next_thought" in p]
     assert first_hit in react_prompts[0]  # the next step reads the result whole
     assert first_hit not in react_prompts[-1]  # later steps see it compacted...
-    assert pred.trajectory["observation_0"][0]["uid"] in react_prompts[-1]  # ...still citable
+    assert f"[1] {pred.trajectory['observation_0'][0]['doc_label']}" in react_prompts[-1]
+    assert pred.trajectory["observation_0"][0]["uid"] not in react_prompts[-1]  # cited by [1]
     assert first_hit in prompts[-1]  # and the answer step sees everything whole
     assert all(len(h["text"]) <= 500 for h in pred.trajectory["observation_2"])
 
@@ -143,7 +158,8 @@ def test_the_first_search_is_codes_and_a_failed_call_is_not_repeated(searcher):
     after = [v for k, v in pred.trajectory.items() if k.startswith("observation_")][1:]
     assert "Execution error" in after[0] and after[1] == "Already called with these arguments."
     assert lm.calls["researcher.react"] == 2 and lm.calls["researcher.extract"] == 1
-    assert all("cite_as" in hit for hit in pred.trajectory["observation_0"])
+    hits = pred.trajectory["observation_0"]
+    assert [hit["cite"] for hit in hits] == [f"[{n}]" for n in range(1, len(hits) + 1)]
 
 
 class _RepeatingLM(ScriptedLM):

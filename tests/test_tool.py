@@ -21,15 +21,21 @@ def test_unlocked_fields_come_from_the_call(searcher):
 
 def test_results_are_compact_and_citable(searcher):
     tool = EquitySearchTool(searcher, lock=GridFilter("KO", 2020, 4), max_chars=300)
-    hit = tool.search("dividends paid", k=50)[0]
-    assert set(hit) == {"uid", "page_id", "doc_label", "page", "cite_as", "score", "text"}
-    # the Sources line, ready to copy: what a small model copies is then right
-    assert hit["cite_as"] == (
-        f"{hit['doc_label']} p.{hit['page']} (page_id: {hit['page_id']}, uid: {hit['uid']})"
-    )
+    hits = tool.search("dividends paid", k=50)
+    hit = hits[0]
+    assert set(hit) == {"uid", "page_id", "doc_label", "page", "cite", "score", "text"}
     assert len(hit["text"]) <= 301
-    assert len(tool.search("dividends paid", k=50)) == MAX_K
-    assert tool.calls == 2
+    # each page is numbered once, in the order it was first handed out: what a model cites
+    assert [h["cite"] for h in hits] == [f"[{n}]" for n in range(1, len(hits) + 1)]
+    again = tool.search("cash dividends declared per share", k=50)
+    assert all(h["cite"] == tool.mark(h["uid"]) for h in again)
+    first = {h["uid"]: h["cite"] for h in hits}
+    shared = [h for h in again if h["uid"] in first]
+    assert shared and all(h["cite"] == first[h["uid"]] for h in shared)
+    assert sorted(tool.numbers.values()) == list(range(1, len(tool.retrieved) + 1))
+    assert tool.uid_of("[2]") == tool.uid_of("2") == hits[1]["uid"]
+    assert tool.uid_of(hits[1]["uid"].upper()) == hits[1]["uid"] and tool.uid_of("999") == ""
+    assert len(hits) == MAX_K and tool.calls == 2
 
 
 def test_function_form_has_the_public_name_and_arguments(searcher):
@@ -100,11 +106,12 @@ def test_read_page_refuses_pages_outside_the_slice(searcher, sample_store):
 def test_read_page_function_has_the_public_name_and_a_budget(searcher, sample_store):
     tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
     fn = tool.read_page_function(budget=1)
-    assert fn.__name__ == "wissen_read_page" and list(inspect.signature(fn).parameters) == ["uid"]
-    assert fn.__doc__ and "uid" in fn.__doc__
-    uid = sample_store.document_pages("3M_2018_10K")[59].uid
-    assert isinstance(fn(uid), dict)
-    assert "budget spent" in fn(uid)
+    assert fn.__name__ == "wissen_read_page" and list(inspect.signature(fn).parameters) == ["hit"]
+    assert fn.__doc__ and "number" in fn.__doc__
+    hits = tool.search("purchases of property, plant and equipment")
+    read = fn(hits[1]["cite"])  # by the hit number the model was shown
+    assert isinstance(read, dict) and read["uid"] == hits[1]["uid"] and read["cite"] == "[2]"
+    assert "budget spent" in fn("1")
     # the prototype the researcher builds its prompt from needs no searcher
     assert EquitySearchTool(searcher=None).read_page_function().__name__ == "wissen_read_page"  # type: ignore[arg-type]
 

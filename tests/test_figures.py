@@ -1,0 +1,61 @@
+"""The figure probe: a question's figure from statement facts, and the questions it is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from citations.daggers import SliceRef
+from programs.figures import Figures, asks_to_choose
+from retrieval.store import GridFilter
+
+MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)
+
+
+@pytest.fixture
+def figures(sample_store):
+    return Figures(lambda ref: sample_store.facts(GridFilter(ref.ticker, ref.fy, ref.fq)))
+
+
+def test_a_question_for_a_figure_gets_the_figure_probe(figures):
+    probe = figures.probe("What was 3M's capital expenditure in FY2018?", MMM_2018)
+    assert probe is not None and "FY2018" in probe.probe_question
+    answer, figure = figures.answer("What was 3M's capital expenditure in FY2018?", MMM_2018)
+    assert "1,577" in answer.body and figure.uids
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which of 3M's business segments had the highest capital expenditure in FY2018?",
+        "In FY2018, which segment of 3M had the highest net income?",
+        "Among operations, investing, and financing activities, which brought in the most "
+        "cash flow for 3M in FY2018?",
+        "Who are the primary customers of 3M as of FY2018?",
+    ],
+)
+def test_a_question_that_asks_which_item_gets_no_figure_probe(figures, question):
+    assert asks_to_choose(question) and figures.probe(question, MMM_2018) is None
+
+
+def test_who_inside_a_clause_is_not_a_choice():
+    question = (
+        "What is 3M's FY2018 capital expenditure? Answer as an analyst who can only use the "
+        "statement of cash flows."
+    )
+    assert not asks_to_choose(question)
+
+
+def test_slices_a_fixed_years_figure_reads_are_not_researched_apart(searcher):
+    from programs.research_program import ResearchProgram
+    from signatures.planner import ResearchPlan
+
+    program = ResearchProgram(searcher)
+    question = "What is the FY2016 - FY2018 3 year average of capex as a % of revenue for 3M?"
+    years = [SliceRef(ticker="MMM", fy=fy, fq=4) for fy in (2016, 2017, 2018)]
+    plan = ResearchPlan(question=question, slices=years)
+    assert program.figures.fixed_years(question, MMM_2018) == [2016, 2017]
+    folded = program._fold_fixed_years(plan)
+    assert folded.labels == ["MMM FY2018 Q4"]
+    assert "MMM FY2016 Q4: read within MMM FY2018 Q4's figure, not researched apart" in folded.notes
+    one_year = ResearchPlan(question="What was 3M's capex in FY2018?", slices=years)
+    assert program._fold_fixed_years(one_year) == one_year  # a figure of one year folds nothing
