@@ -29,6 +29,13 @@ from citations.markup import (
 _GROUP = r"\[\s*\d{1,3}(?:\s*[,;]\s*\d{1,3})*\s*\]"
 #: One cited spot: ``[3]``, ``[3, 5]``, ``[3][5]`` or ``[3], [5]`` (never a Markdown link).
 HIT_MARK_RE = re.compile(rf"[ \t]*{_GROUP}(?:[ \t]*,?[ \t]*{_GROUP})*(?!\()")
+#: Marks that open a line, as hits are listed (``[2][5] Capex rose 12%.``): they cite the
+#: line's first sentence, so they move to its end.
+_LEADING_RE = re.compile(
+    rf"^(?P<indent>[ \t]*(?:[-*]\s+)?)(?P<marks>{_GROUP}(?:[ \t]*{_GROUP})*)[ \t]*"
+    r"(?P<sentence>[^\n\[]*?[.!?])(?=\s|$)",
+    re.MULTILINE,
+)
 #: A Sources line a model wrote anyway: ``[3] ACME 10-K FY2031 p.48 …``.
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?\[\d{1,3}\]\s+\S.*\bp\.\s?\d+", re.IGNORECASE)
 
@@ -75,7 +82,8 @@ def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> Numbe
             marks.append(footnote_of.setdefault(hit, len(footnote_of) + 1))
         return render_marker(sorted(marks))
 
-    body = HIT_MARK_RE.sub(replace, _prose(markdown)).strip()
+    prose = _LEADING_RE.sub(r"\g<indent>\g<sentence> \g<marks>", _prose(markdown))
+    body = HIT_MARK_RE.sub(replace, prose).strip()
     footnotes = [Footnote(number=n, citation=pages[hit]) for hit, n in footnote_of.items()]
     answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
     return NumberedDraft(answer=answer, unknown=unknown)

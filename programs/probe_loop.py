@@ -2,8 +2,10 @@
 
 Round 1 is the draft; rounds 2..max_rounds answer the reviewer's follow-ups. Every draft
 is verified against the pages this probe retrieved (fabricated citations removed and
-counted) and its footnotes are rewritten from the grid's own record of each page, so the
-reviewer and everything after it see only real, correctly labelled citations. The loop
+counted), its footnotes are rewritten from the grid's own record of each page, and a
+sentence left uncited gets the retrieved page that holds its numbers and words
+(``programs.attribution``), so the reviewer and everything after it see only real,
+correctly labelled citations. The loop
 never raises: a failure closes the probe with insufficient evidence and a reason, keeping
 the last verified draft.
 """
@@ -34,6 +36,7 @@ from citations.markup import (
 from citations.sentences import split_sentences
 from citations.verification import verify_answer
 from lm.faults import LMUnavailable
+from programs.attribution import attribute_uncited
 from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
 from programs.researcher import Researcher
@@ -251,6 +254,11 @@ class ProbeLoop:
             draft = read_draft(raw, tool)
             checked = verify_answer(draft.answer, tool.retrieved.keys())
             answer = canonical_footnotes(checked.answer, tool.retrieved)
+            answer, attributed = attribute_uncited(
+                answer,
+                {uid: hit.text for uid, hit in tool.retrieved.items()},
+                {uid: citation_of(hit) for uid, hit in tool.retrieved.items()},
+            )
             # Hit numbers never handed out, and (under the full protocol) uids never retrieved.
             fabricated = [f"[{n}]" for n in draft.unknown]
             fabricated += [f.citation.uid for f in checked.fabricated]
@@ -260,6 +268,7 @@ class ProbeLoop:
                 fabricated_citations=len(fabricated),
                 fabricated=fabricated,
                 dangling_markers=checked.dangling_markers,
+                attributed_by_code=attributed,
                 citations=[f.citation.uid for f in answer.references.footnotes],
             )
             emit.emit(
@@ -267,7 +276,8 @@ class ProbeLoop:
                 label,
                 title,
                 f"round {number}: {len(answer.references)} citation(s), "
-                f"{len(fabricated)} fabricated removed",
+                f"{len(fabricated)} fabricated removed"
+                + (f", {attributed} sentence(s) cited by code" if attributed else ""),
             )
             verdict = self.reviewer(
                 question=question,

@@ -20,8 +20,8 @@ class AnswerFromPassages(dspy.Signature):
 
     Write the answer in Markdown:
     - Every sentence and every number carries the hit number of the page it came from, in
-      square brackets: `Capex was $4,817.3 million [2] in FY2031 [2].` Several pages on one
-      spot: `[2][5]`.
+      square brackets right after it: `<number> [2]`, `<sentence> [2].` Several pages on
+      one spot: `[2][5]`.
     - Cite only the hit numbers given here. Any other number is removed and counted
       against you.
     - Copy numbers exactly as the page prints them, with their unit; compute changes only

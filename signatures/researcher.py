@@ -23,8 +23,8 @@ class ResearchProbe(dspy.Signature):
 
     Write the answer in Markdown:
     - Every sentence and every number carries the hit number of the page it came from, in
-      square brackets: `Contoso's capex was $4,817.3 million [2] in FY2031 [2].` Several
-      pages on one spot: `[2][5]`.
+      square brackets right after it: `<number> [2]`, `<sentence> [2].` Several pages on
+      one spot: `[2][5]`.
     - Cite only hit numbers your searches returned (or your previous draft cites). Any
       other number is removed and counted against you.
     - Copy numbers exactly as the page prints them, with their unit; compute changes only

@@ -49,6 +49,13 @@ def test_a_sources_block_written_anyway_is_dropped_and_links_are_not_marks():
     assert unheaded.answer.body == "Capex rose¹."
 
 
+def test_marks_that_open_a_line_cite_its_first_sentence():
+    draft = parse_numbered_answer(
+        "[2] [5] Capex rose 12%. It was funded by cash.\n- [5] Revenue fell.", PAGES
+    )
+    assert draft.answer.body == "Capex rose 12%.¹˒² It was funded by cash.\n- Revenue fell.²"
+
+
 def test_only_prose_with_marks_counts_as_hit_numbered():
     assert has_hit_marks("Capex rose [2].")
     assert not has_hit_marks(

@@ -12,7 +12,7 @@ from scripted_lm import FABRICATED_HIT, ScriptedLM
 from typer.testing import CliRunner
 
 import lm.language_models as language_models
-from citations.markup import CitedAnswer
+from citations.markup import CitedAnswer, parse_cited_answer
 from cli.app import app
 from cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, run_guarded
 from programs.probe_loop import evidence_text
@@ -149,8 +149,8 @@ def test_a_filing_page_that_injects_instructions_cannot_plant_a_citation(
     assert result.exit_code == 0, result.output
     record = json.loads(record_path.read_text())
     assert record["fabricated_citations"]["probes"] >= 1  # the bait was taken...
-    assert "FY2099" not in out.read_text() and "FY2099" not in result.stdout
-    assert "9,999,999" not in out.read_text()
+    sources = parse_cited_answer(out.read_text()).references.footnotes
+    assert sources and not any("FY2099" in f.citation.doc_label for f in sources)
     cited = {c["citation"]["uid"] for c in record["report"]["citations"]}
     assert cited and cited <= set(record["pages"])  # ...and every citation left is real
 

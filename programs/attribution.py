@@ -1,0 +1,94 @@
+"""Citations by code for the sentences a model wrote without one.
+
+A small model often writes a sound sentence from a passage and leaves its citation out (or
+copies a Sources line with no mark in the prose); the protocol then drops the sentence as
+uncited, and a right answer ends as "insufficient evidence". Which page holds a sentence is
+a question code can answer: the retrieved page on which every number of the sentence
+appears (as the numeric-grounding metric reads numbers: format and scale normalised) and
+most of its content words do. A sentence no retrieved page supports that well stays
+uncited, and the reviewer and the report treat it as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from citations.sentences import split_sentences
+from metrics.numbers import NumberIndex, extract_numbers
+from textnorm.stemming import stem
+from textnorm.stopwords import ANSWER_STOPWORDS
+
+#: Share of a sentence's content words a page must hold to be cited for it. A sentence
+#: without numbers must be near-verbatim and long enough to tell pages apart (a bag of
+#: three common words, "management guided growth", is on many pages and proves nothing);
+#: one with numbers, all of them on the page, needs fewer words, and none when one of its
+#: numbers has three digits or more ("4,817.3" on a page is rarely a coincidence, "5%" is).
+WORDS_WITHOUT_NUMBERS = 0.8
+MIN_WORDS_WITHOUT_NUMBERS = 6
+WORDS_WITH_NUMBERS = 0.4
+DISTINCT_DIGITS = 3
+_UNIT_WORDS = frozenset("million millions billion billions thousand thousands percent".split())
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’&-]{2,}")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words of three letters or more, stopwords left out."""
+    return frozenset(
+        stem(w)
+        for w in _WORD_RE.findall(text)
+        if w.lower() not in ANSWER_STOPWORDS and w.lower() not in _UNIT_WORDS
+    )
+
+
+@lru_cache(maxsize=256)
+def _page_index(text: str) -> tuple[frozenset[str], NumberIndex]:
+    return content_words(text), NumberIndex.from_text(text)
+
+
+def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
+    """The uid of the page (uid -> text) that best supports ``sentence``, or None."""
+    words, numbers = content_words(sentence), extract_numbers(sentence)
+    if not numbers and len(words) < MIN_WORDS_WITHOUT_NUMBERS:
+        return None
+    distinct = any(sum(c.isdigit() for c in n.raw) >= DISTINCT_DIGITS for n in numbers)
+    need = 0.0 if distinct else WORDS_WITH_NUMBERS if numbers else WORDS_WITHOUT_NUMBERS
+    best: tuple[float, str] | None = None
+    for uid, text in pages.items():
+        page_words, page_numbers = _page_index(text)
+        if not all(page_numbers.matches(n) for n in numbers):
+            continue
+        share = len(words & page_words) / len(words) if words else 1.0
+        if share >= need and (best is None or share > best[0]):
+            best = (share, uid)
+    return best[1] if best else None
+
+
+def attribute_uncited(
+    answer: CitedAnswer, pages: Mapping[str, str], citations: Mapping[str, Citation]
+) -> tuple[CitedAnswer, int]:
+    """``answer`` with a citation after each uncited sentence that a page supports
+    (``pages``: uid -> text; ``citations``: uid -> how to cite it), and how many got one."""
+    number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
+    footnotes = list(answer.references.footnotes)
+    body, added, shift = answer.body, 0, 0
+    for sentence in split_sentences(answer.body):
+        if sentence.markers:
+            continue
+        uid = supporting_page(sentence.text, pages)
+        if uid is None or uid not in citations:
+            continue
+        if uid not in number_of:
+            number_of[uid] = max(number_of.values(), default=0) + 1
+            footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
+        marker = render_marker([number_of[uid]])
+        at = sentence.end + shift
+        body = body[:at] + marker + body[at:]
+        shift += len(marker)
+        added += 1
+    if not added:
+        return answer, 0
+    update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
+    return answer.model_copy(update=update), added
