@@ -25,6 +25,7 @@ from citations.markup import (
     parse_cited_answer,
     render_marker,
 )
+from citations.sentences import split_sentences
 
 _GROUP = r"\[\s*\d{1,3}(?:\s*[,;]\s*\d{1,3})*\s*\]"
 #: One cited spot: ``[3]``, ``[3, 5]``, ``[3][5]`` or ``[3], [5]`` (never a Markdown link).
@@ -33,8 +34,6 @@ HIT_MARK_RE = re.compile(rf"[ \t]*{_GROUP}(?:[ \t]*,?[ \t]*{_GROUP})*(?!\()")
 #: line's first sentence, so they move to its end.
 _LEADING_RE = re.compile(
     rf"^(?P<indent>[ \t]*(?:[-*]\s+)?)(?P<marks>{_GROUP}(?:[ \t]*{_GROUP})*)[ \t]*"
-    r"(?P<sentence>[^\n\[]*?[.!?])(?=\s|$)",
-    re.MULTILINE,
 )
 #: A Sources line a model wrote anyway: ``[3] ACME 10-K FY2031 p.48 …``.
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?\[\d{1,3}\]\s+\S.*\bp\.\s?\d+", re.IGNORECASE)
@@ -61,6 +60,18 @@ def _prose(markdown: str) -> str:
     return "\n".join(lines)
 
 
+def _marks_after_first_sentence(line: str) -> str:
+    """A line that opens with marks, with them moved to the end of its first sentence (as
+    ``citations.sentences`` reads sentences: "Inc." does not end one)."""
+    m = _LEADING_RE.match(line)
+    if m is None or m.end() == len(line):
+        return line
+    rest = line[m.end() :]
+    sentences = split_sentences(rest)
+    end = sentences[0].end if sentences else len(rest)
+    return f"{m.group('indent')}{rest[:end]} {m.group('marks')}{rest[end:]}"
+
+
 def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> NumberedDraft:
     """Hit-numbered Markdown -> a cited answer whose footnotes are ``pages``' citations.
 
@@ -82,7 +93,7 @@ def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> Numbe
             marks.append(footnote_of.setdefault(hit, len(footnote_of) + 1))
         return render_marker(sorted(marks))
 
-    prose = _LEADING_RE.sub(r"\g<indent>\g<sentence> \g<marks>", _prose(markdown))
+    prose = "\n".join(_marks_after_first_sentence(line) for line in _prose(markdown).split("\n"))
     body = HIT_MARK_RE.sub(replace, prose).strip()
     footnotes = [Footnote(number=n, citation=pages[hit]) for hit, n in footnote_of.items()]
     answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))

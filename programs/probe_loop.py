@@ -5,9 +5,8 @@ is verified against the pages this probe retrieved (fabricated citations removed
 counted), its footnotes are rewritten from the grid's own record of each page, and a
 sentence left uncited gets the retrieved page that holds its numbers and words
 (``programs.attribution``), so the reviewer and everything after it see only real,
-correctly labelled citations. The loop
-never raises: a failure closes the probe with insufficient evidence and a reason, keeping
-the last verified draft.
+correctly labelled citations. The loop never raises: a failure closes the probe with
+insufficient evidence and a reason, keeping the last verified draft.
 """
 
 from __future__ import annotations
