@@ -197,5 +197,17 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
     )
 
 
+#: Spellings of one term that the patterns write one way: "cashflow", "capital-intensive".
+_SPELLINGS = (
+    (re.compile(r"\bcash(?=flows?\b)", re.IGNORECASE), "cash "),
+    (re.compile(r"(?<=\w)-(?=\w)"), " "),
+)
+
+
 def _mentions(text: str, pattern: str) -> bool:
-    return re.search(rf"(?<![\w&])(?:{pattern})(?![\w&])", text, flags=re.IGNORECASE) is not None
+    """Whether ``text`` names ``pattern`` as a term, in the singular or plural ("gross
+    margins"), however a compound is spelled ("cashflow", "capital-intensive")."""
+    for spelling, replacement in _SPELLINGS:
+        text = spelling.sub(replacement, text)
+    found = re.search(rf"(?<![\w&])(?:{pattern})(?:e?s)?(?![\w&])", text, flags=re.IGNORECASE)
+    return found is not None

@@ -49,3 +49,14 @@ def test_fiscal_year_forms():
         assert "2019" in prepare_query(text).terms
     assert parse_fy("FY18") == 2018 and parse_fy("fiscal 2021") == 2021 and parse_fy(2020) == 2020
     assert parse_fq("Q3") == 3 and parse_fq("4") == 4
+
+
+def test_plurals_and_compound_spellings_name_the_same_term():
+    margins = prepare_query("Are Best Buy's gross margins historically consistent?")
+    assert margins.headings == prepare_query("Best Buy's gross margin").headings != ()
+    assert "gross profit net sales cost of sales" in margins.expansions
+    cashflow = prepare_query("What does the cashflow statement show?")
+    assert "consolidated statements of cash flows" in cashflow.dense_text
+    intensive = prepare_query("Is Verizon a capital-intensive business?")
+    assert intensive.headings == prepare_query("Is Verizon capital intensive?").headings != ()
+    assert prepare_query("the epsilon of the model").expansions == ()  # a word, not "eps"
