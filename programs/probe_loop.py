@@ -2,8 +2,9 @@
 
 Round 1 is the draft; rounds 2..max_rounds answer the reviewer's follow-ups. Every draft
 is verified against the pages this probe retrieved (fabricated citations removed and
-counted), its footnotes are rewritten from the grid's own record of each page, and a
-sentence left uncited gets the retrieved page that holds its numbers and words
+counted), lines pasted from the tool results are dropped (``programs.quotes``), its
+footnotes are rewritten from the grid's own record of each page, and a sentence left
+uncited gets the retrieved page that holds its numbers and words
 (``programs.attribution``), so the reviewer and everything after it see only real,
 correctly labelled citations. The loop never raises: a failure closes the probe with
 insufficient evidence and a reason, keeping the last verified draft.
@@ -38,6 +39,7 @@ from lm.faults import LMUnavailable
 from programs.attribution import attribute_uncited
 from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
+from programs.quotes import drop_copied_lines
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from retrieval.passages import DEFAULT_BUDGET, select_passage
@@ -250,7 +252,8 @@ class ProbeLoop:
                 insufficient = True
                 reason = f"research failed in round {number} ({_short(exc)})"
                 break
-            draft = read_draft(raw, tool)
+            own, copied = drop_copied_lines(raw, [hit.text for hit in tool.retrieved.values()])
+            draft = read_draft(own, tool)
             checked = verify_answer(draft.answer, tool.retrieved.keys())
             answer = canonical_footnotes(checked.answer, tool.retrieved)
             answer, attributed = attribute_uncited(
@@ -267,6 +270,7 @@ class ProbeLoop:
                 fabricated_citations=len(fabricated),
                 fabricated=fabricated,
                 dangling_markers=checked.dangling_markers,
+                copied_lines_dropped=copied,
                 attributed_by_code=attributed,
                 citations=[f.citation.uid for f in answer.references.footnotes],
             )

@@ -1,0 +1,32 @@
+"""Copied passages are not answers: pasted hits, rows and fact lines leave the draft."""
+
+from __future__ import annotations
+
+from programs.quotes import drop_copied_lines, is_copied
+
+PAGE = (
+    "Consolidated Performance Summary\n2021\n2020\nGross profit\n10,573\n10,048\n"
+    "Our gross profit rate declined in fiscal 2021 primarily due to higher supply chain costs."
+)
+
+
+def test_pasted_hits_rows_and_fact_lines_are_dropped_and_own_words_stay():
+    draft = (
+        "[2] BBY 10-K FY2021 p.29: Consolidated Performance Summary\n"
+        "Gross profit | 10,573 | 10,048\n"
+        "…\n"
+        "Our gross profit rate declined in fiscal 2021 primarily due to higher supply chain "
+        "costs. [2]\n"
+        "[4] gross_profit FY2021: 10,573 million USD ('Gross profit', BBY 10-K FY2021 p.29)\n"
+        "Gross margins were steady, within 1 point a year [2]."
+    )
+    own, dropped = drop_copied_lines(draft, [PAGE])
+    assert own == "Gross margins were steady, within 1 point a year [2]."
+    assert dropped == 5
+
+
+def test_a_short_phrase_is_copied_only_when_it_is_a_whole_row():
+    page = "Goodwill\nDescription\nDetermining fair value is complex."
+    assert is_copied("Goodwill", [page]) and is_copied("- Description [3]", [page])
+    assert not is_copied("Goodwill rose.", [page])  # the model's own sentence
+    assert not is_copied("", [PAGE]) and not is_copied("Revenue rose 5% [1].", [])
