@@ -13,8 +13,8 @@ from __future__ import annotations
 import dspy
 
 from citations import verify_answer
+from programs.observations import render_observation
 from programs.probe_loop import read_draft
-from programs.researcher import render_observation
 from retrieval.tool import EquitySearchTool
 from signatures.baseline import AnswerFromPassages
 

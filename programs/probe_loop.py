@@ -94,12 +94,17 @@ def citation_of(hit: Hit) -> Citation:
     )
 
 
-def read_draft(markdown: str, tool: EquitySearchTool) -> NumberedDraft:
+def read_draft(
+    markdown: str, tool: EquitySearchTool, citations: dict[str, Citation] | None = None
+) -> NumberedDraft:
     """A researcher's draft as a cited answer: hit numbers (``[3]``) resolved to the pages
     ``tool`` handed out under them, or, for a draft written under the full protocol
-    (superscripts and a Sources block), that protocol read as it stands."""
+    (superscripts and a Sources block), that protocol read as it stands. ``citations``
+    (uid -> how to cite it) saves rebuilding them when the caller has them already."""
     if has_hit_marks(markdown):
-        pages = {n: citation_of(tool.retrieved[uid]) for uid, n in tool.numbers.items()}
+        if citations is None:
+            citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
+        pages = {n: citations[uid] for uid, n in tool.numbers.items()}
         return parse_numbered_answer(markdown, pages)
     return NumberedDraft(parse_or_empty(markdown))
 
@@ -252,15 +257,13 @@ class ProbeLoop:
                 insufficient = True
                 reason = f"research failed in round {number} ({_short(exc)})"
                 break
-            own, copied = drop_copied_lines(raw, [hit.text for hit in tool.retrieved.values()])
-            draft = read_draft(own, tool)
+            texts = {uid: hit.text for uid, hit in tool.retrieved.items()}
+            citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
+            own, copied = drop_copied_lines(raw, texts.values())
+            draft = read_draft(own, tool, citations)
             checked = verify_answer(draft.answer, tool.retrieved.keys())
             answer = canonical_footnotes(checked.answer, tool.retrieved)
-            answer, attributed = attribute_uncited(
-                answer,
-                {uid: hit.text for uid, hit in tool.retrieved.items()},
-                {uid: citation_of(hit) for uid, hit in tool.retrieved.items()},
-            )
+            answer, attributed = attribute_uncited(answer, texts, citations)
             # Hit numbers never handed out, and (under the full protocol) uids never retrieved.
             fabricated = [f"[{n}]" for n in draft.unknown]
             fabricated += [f.citation.uid for f in checked.fabricated]

@@ -12,47 +12,57 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
+from citations.hit_numbers import HIT_MARK_RE
+from citations.markup import DAGGER, MARKER_RE
+from programs.observations import FACT_LINE_RE, HIT_HEADER_RE
 from retrieval.passages import page_rows
 
 #: A line this short that matches a page is as likely a phrase of the model's own.
 MIN_COPIED_CHARS = 30
-_HIT_HEADER_RE = re.compile(
-    r"^\s*(?:[-*]\s+)?(?:\[\d+\]\s*)*[A-Z][A-Z0-9.&-]*\s+(?:10-K|10-Q|8-K|Earnings|Annual Report)"
-    r"[^:\n]{0,24}?\s+p\.\s?\d+:"
-)
-#: A statement fact as the number tools show it: ``[4] capex FY2031: -4,817.3 million USD
-#: ('Capital expenditures', CTSO 10-K FY2031 p.48)``.
-_FACT_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\[\d+\]\s*)*\S+ FY\d{4}[^:\n]*: .*\bp\.\d+\)\s*$")
 _GAP_RE = re.compile(r"^[\s…•.\-*|]*$")
-_MARKS_RE = re.compile(r"\[\s*\d{1,3}(?:\s*[,;]\s*\d{1,3})*\s*\]|[⁰¹²³⁴⁵⁶⁷⁸⁹˒†]")
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def _without_marks(line: str) -> str:
+    """``line`` without hit marks, superscript markers or daggers: what was pasted, if any."""
+    line = HIT_MARK_RE.sub(" ", line)
+    return MARKER_RE.sub(" ", line).replace(DAGGER, " ")
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A page's rows as passages show them, squashed: each one, and all joined by newlines."""
+
+    each: frozenset[str]
+    joined: str
+
+
 @lru_cache(maxsize=256)
-def _rows_of(text: str) -> str:
-    """A page's rows as passages show them, squashed, one per line."""
-    return "\n".join(_squash(row.text) for row in page_rows(text))
+def _rows_of(text: str) -> _Rows:
+    rows = [_squash(row.text) for row in page_rows(text)]
+    return _Rows(frozenset(rows), "\n".join(rows))
 
 
 def is_copied(line: str, pages: Iterable[str]) -> bool:
     """Whether ``line`` is pasted from a tool result: a hit header, a fact line, a gap
     mark, a whole row of one of ``pages``, or ``MIN_COPIED_CHARS`` or more of one (citation
     marks aside)."""
-    if _HIT_HEADER_RE.match(line) or _FACT_LINE_RE.match(line):
+    if HIT_HEADER_RE.match(line) or FACT_LINE_RE.match(line):
         return True
     if line.strip() and _GAP_RE.match(line):
         return True
-    core = _squash(_MARKS_RE.sub(" ", line)).strip(" -*")
+    core = _squash(_without_marks(line)).strip(" -*")
     if not core:
         return False
     if len(core) < MIN_COPIED_CHARS:  # a short line is copied only if it is a whole row
-        return any(core in _rows_of(text).split("\n") for text in pages)
-    return any(core in _rows_of(text) for text in pages)
+        return any(core in _rows_of(text).each for text in pages)
+    return any(core in _rows_of(text).joined for text in pages)
 
 
 def drop_copied_lines(markdown: str, pages: Iterable[str]) -> tuple[str, int]:

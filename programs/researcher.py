@@ -15,7 +15,7 @@ failed tool calls, or one call repeated with the same arguments, end a turn.
 Prompt size is the cost on a small local model: search hits are passages, whole pages come
 only when asked for (at most ``max_page_reads`` a turn), and a step sees only the latest
 ``keep_whole`` results whole, earlier ones in compact form (what it takes to cite them and
-their opening words; :func:`render_observation`). The answer step sees every result whole.
+their opening words; :mod:`programs.observations`). The answer step sees every result whole.
 Every page is shown behind its hit number (``[3]``), which is what the model cites
 (``citations.hit_numbers``): code writes the Sources.
 """
@@ -30,8 +30,8 @@ from typing import Any
 import dspy
 
 from calculator.tools import FactTools
-from citations.markup import MARKER_RE
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
+from programs.observations import trajectory_view
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import ResearchProbe
 
@@ -40,8 +40,6 @@ logger = logging.getLogger(__name__)
 TOOL_NAME = "wissen_equity_search"
 READ_TOOL_NAME = "wissen_read_page"
 SearchHook = Callable[[str, list[dict]], None]
-#: Characters of an earlier hit's passage a later step still sees.
-COMPACT_CHARS = 120
 #: Failed tool calls that end a turn.
 MAX_TOOL_ERRORS = 2
 #: The first search's query, at most (a probe question may carry a long definition).
@@ -51,73 +49,6 @@ MAX_QUERY_CHARS = 400
 def _call_key(name: str, args: Any) -> str:
     """A tool call as a comparable string (arguments in key order)."""
     return f"{name}:{json.dumps(args, sort_keys=True, default=str)}"
-
-
-Mark = Callable[[str], str]  # a retrieved page's uid -> its hit number as cited, "[3]"
-
-
-def _short(text: str) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= COMPACT_CHARS else text[: COMPACT_CHARS - 1] + "…"
-
-
-def _render_hit(hit: dict, mark: Mark, whole: bool) -> str:
-    """``[3] ACME 10-K FY2031 p.48: <passage>``: the mark to cite, where, and what it says."""
-    text = str(hit.get("text", "")).strip() if whole else _short(hit.get("text", ""))
-    return f"{mark(hit['uid'])} {hit.get('doc_label', '')} p.{hit.get('page', '?')}: {text}"
-
-
-def _render_fact(row: dict, mark: Mark) -> str:
-    """``[3] capex FY2031: -4,817.3 million USD ("Capital expenditures", ACME 10-K p.48)``."""
-    value = row.get("printed") or f"{row.get('value')} {row.get('unit', '')}".strip()
-    where = f"{row.get('doc_label', '')} p.{row.get('page', '?')}"
-    return f"{mark(row['uid'])} {row.get('concept') or '-'} {row.get('period', '')}: {value} " + (
-        f"({row.get('label', '')!r}, {where})"
-    )
-
-
-def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
-    """A tool result as the model reads it: each page, fact or calculation behind the hit
-    number it is cited by (never its uid, which a small model garbles when it copies it).
-
-    ``whole=False`` is an earlier result: a hit keeps its mark, where it is and its passage's
-    opening; the model has read the whole result in the step after it was returned, and
-    later steps need only what was found and where. Facts and calculations are short already.
-    """
-    if isinstance(observation, dict) and "text" in observation and "uid" in observation:
-        return _render_hit(observation, mark, whole)
-    if isinstance(observation, dict) and "value" in observation and "cite_uids" in observation:
-        marks = "".join(mark(uid) for uid in observation["cite_uids"])
-        formula = MARKER_RE.sub("", str(observation.get("formula", "")))
-        return f"= {observation['value']} ({formula}) {marks}".rstrip()
-    if (
-        isinstance(observation, list)
-        and observation
-        and all(isinstance(item, dict) and "uid" in item for item in observation)
-    ):
-        lines = [
-            _render_hit(item, mark, whole) if "text" in item else _render_fact(item, mark)
-            for item in observation
-        ]
-        return ("\n\n" if whole else "\n").join(lines)
-    return observation
-
-
-def trajectory_view(trajectory: dict[str, Any], mark: Mark, keep_whole: int) -> dict[str, Any]:
-    """``trajectory`` as the model reads it (a copy): observations rendered, all but the last
-    ``keep_whole`` of them in compact form."""
-    steps = sorted(
-        int(key.rsplit("_", 1)[1]) for key in trajectory if key.startswith("observation_")
-    )
-    old = set(steps[: max(0, len(steps) - keep_whole)])
-    return {
-        key: (
-            render_observation(value, mark, whole=int(key.rsplit("_", 1)[1]) not in old)
-            if key.startswith("observation_")
-            else value
-        )
-        for key, value in trajectory.items()
-    }
 
 
 class Researcher(dspy.ReAct):

@@ -13,13 +13,8 @@ import dspy
 import pytest
 from scripted_lm import ScriptedLM
 
-from programs.researcher import (
-    COMPACT_CHARS,
-    READ_TOOL_NAME,
-    Researcher,
-    render_observation,
-    trajectory_view,
-)
+from programs.observations import COMPACT_CHARS, render_observation, trajectory_view
+from programs.researcher import READ_TOOL_NAME, Researcher
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 from scripted_lm import ScriptedLM
-from web_helpers import client
+from web_helpers import client, run_errors
 
 import lm.language_models as language_models
 from web.settings import WebSettings
@@ -68,7 +68,9 @@ def wait_done(web, run_id: str, timeout: float = 120) -> dict:
     return row
 
 
-def test_a_run_streams_its_trace_and_a_reconnect_replays_what_was_missed(install_lm, web):
+def test_a_run_streams_its_trace_and_a_reconnect_replays_what_was_missed(
+    install_lm, web, wissen_home
+):
     install_lm(insufficient=lambda s, p: s == "PEP FY2022 Q4" and p.startswith("Drivers"))
     started = ask(web)
     assert started.status_code == 202, started.text
@@ -80,7 +82,8 @@ def test_a_run_streams_its_trace_and_a_reconnect_replays_what_was_missed(install
     for kind in ("plan", "slice_start", "probes", "search", "draft", "verdict", "report"):
         assert kind in kinds
     assert all(data["elapsed"] >= 0 for _, _, data in trace)
-    assert events[-1][1] == "end" and events[-1][2]["status"] == "completed"
+    assert events[-1][1] == "end"
+    assert events[-1][2]["status"] == "completed", run_errors(wissen_home)
 
     replay = read_stream(web, run_id, last_id=9)  # a tab that had events 0-9
     assert [e for e in replay if e[1] == "trace"] == trace[10:]

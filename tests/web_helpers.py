@@ -51,3 +51,25 @@ class LiveServer:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+
+
+def run_errors(home) -> list[str]:
+    """Every ``error`` a run record under ``home`` holds (a probe that raised, a synthesis
+    that failed): what a test says when a run it expected to complete did not."""
+    import json
+    from pathlib import Path
+
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            found.extend(str(v) for k, v in node.items() if k == "error" and v)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for record in Path(home).rglob("run.json"):
+        walk(json.loads(record.read_text()))
+    return found

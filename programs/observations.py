@@ -1,0 +1,92 @@
+"""Tool results as a model reads them, and the patterns that recognise them when pasted back.
+
+Every page, statement fact and calculation a tool returns is shown behind the hit number it
+is cited by (``[3]``), never its uid, which a small model garbles when it copies it. The
+same line formats are what a model pastes into a draft instead of answering, so the
+patterns that recognise a pasted line (:data:`HIT_HEADER_RE`, :data:`FACT_LINE_RE`) live
+here, next to the code that writes those lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from citations.markup import MARKER_RE
+
+Mark = Callable[[str], str]  # a retrieved page's uid -> its hit number as cited, "[3]"
+#: Characters of an earlier hit's passage a later step still sees.
+COMPACT_CHARS = 120
+#: A hit's header as :func:`render_hit` writes it (``[3] ACME 10-K FY2031 p.48:``).
+HIT_HEADER_RE = re.compile(
+    r"^\s*(?:[-*]\s+)?(?:\[\d+\]\s*)*[A-Z][A-Z0-9.&-]*\s+(?:10-K|10-Q|8-K|Earnings|Annual Report)"
+    r"[^:\n]{0,24}?\s+p\.\s?\d+:"
+)
+#: A statement fact as :func:`render_fact` writes it: ``[4] capex FY2031: -4,817.3 million
+#: USD ('Capital expenditures', CTSO 10-K FY2031 p.48)``.
+FACT_LINE_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\[\d+\]\s*)*\S+ FY\d{4}[^:\n]*: .*\bp\.\d+\)\s*$")
+
+
+def _short(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= COMPACT_CHARS else text[: COMPACT_CHARS - 1] + "…"
+
+
+def render_hit(hit: dict, mark: Mark, whole: bool) -> str:
+    """``[3] ACME 10-K FY2031 p.48: <passage>``: the mark to cite, where, and what it says."""
+    text = str(hit.get("text", "")).strip() if whole else _short(hit.get("text", ""))
+    return f"{mark(hit['uid'])} {hit.get('doc_label', '')} p.{hit.get('page', '?')}: {text}"
+
+
+def render_fact(row: dict, mark: Mark) -> str:
+    """``[3] capex FY2031: -4,817.3 million USD ("Capital expenditures", ACME 10-K p.48)``."""
+    value = row.get("printed") or f"{row.get('value')} {row.get('unit', '')}".strip()
+    where = f"{row.get('doc_label', '')} p.{row.get('page', '?')}"
+    return f"{mark(row['uid'])} {row.get('concept') or '-'} {row.get('period', '')}: {value} " + (
+        f"({row.get('label', '')!r}, {where})"
+    )
+
+
+def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
+    """A tool result as the model reads it: each page, fact or calculation behind its hit
+    number.
+
+    ``whole=False`` is an earlier result: a hit keeps its mark, where it is and its passage's
+    opening; the model has read the whole result in the step after it was returned, and
+    later steps need only what was found and where. Facts and calculations are short already.
+    """
+    if isinstance(observation, dict) and "text" in observation and "uid" in observation:
+        return render_hit(observation, mark, whole)
+    if isinstance(observation, dict) and "value" in observation and "cite_uids" in observation:
+        marks = "".join(mark(uid) for uid in observation["cite_uids"])
+        formula = MARKER_RE.sub("", str(observation.get("formula", "")))
+        return f"= {observation['value']} ({formula}) {marks}".rstrip()
+    if (
+        isinstance(observation, list)
+        and observation
+        and all(isinstance(item, dict) and "uid" in item for item in observation)
+    ):
+        lines = [
+            render_hit(item, mark, whole) if "text" in item else render_fact(item, mark)
+            for item in observation
+        ]
+        return ("\n\n" if whole else "\n").join(lines)
+    return observation
+
+
+def trajectory_view(trajectory: dict[str, Any], mark: Mark, keep_whole: int) -> dict[str, Any]:
+    """``trajectory`` as the model reads it (a copy): observations rendered, all but the last
+    ``keep_whole`` of them in compact form."""
+    steps = sorted(
+        int(key.rsplit("_", 1)[1]) for key in trajectory if key.startswith("observation_")
+    )
+    old = set(steps[: max(0, len(steps) - keep_whole)])
+    return {
+        key: (
+            render_observation(value, mark, whole=int(key.rsplit("_", 1)[1]) not in old)
+            if key.startswith("observation_")
+            else value
+        )
+        for key, value in trajectory.items()
+    }
