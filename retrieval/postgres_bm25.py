@@ -173,7 +173,25 @@ def bm25(
         contributions.append(idf * tfs * (K1 + 1) / (tfs + K1 * (1 - B + B * lens / avg_len)))
     if not ids:
         return []
-    pages, where_in = np.unique(np.concatenate(ids), return_inverse=True)
-    scores = np.bincount(where_in, weights=np.concatenate(contributions))
+    pages, scores = _summed_by_page(
+        np.concatenate(ids).astype(np.int64), np.concatenate(contributions)
+    )
+    if len(pages) > k:  # the k best, and every page tied with the k-th (sorted below)
+        kth = -np.partition(-scores, k - 1)[k - 1]
+        keep = scores >= kth
+        pages, scores = pages[keep], scores[keep]
     order = np.lexsort((pages, -scores))[:k]
     return [(int(pages[i]), float(scores[i])) for i in order]
+
+
+def _summed_by_page(page_ids: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pages, summed weight of each): a shared search sums ~100k postings. Page ids are
+    dense serials, so counting into an array as long as the largest id is linear; sorting
+    them (``np.unique``) is kept for ids far sparser than the postings."""
+    top = int(page_ids.max())
+    if top > 4 * len(page_ids) + 1_000_000:
+        pages, where_in = np.unique(page_ids, return_inverse=True)
+        return pages, np.bincount(where_in, weights=weights)
+    summed = np.bincount(page_ids, weights=weights, minlength=top + 1)
+    pages = np.flatnonzero(summed)  # every posting adds a positive weight
+    return pages, summed[pages]

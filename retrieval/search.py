@@ -2,11 +2,18 @@
 
 Both retrievers see the same grid filter, so a slice-locked search never leaves its
 cell. Pages without a vector yet (embedding still running) are still found by BM25.
+
+The rankings are independent until they are fused, so they run side by side: the BM25
+rankings (and an inferred scope's nearest pages) on a small shared thread pool while the
+calling thread embeds the query and asks for its own filter's nearest pages. The store's
+query (its server, or SQLite's C code) and the embedder's ONNX run release the GIL, so a
+shared-pool search waits for its slowest ranking rather than for the sum of four.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +28,17 @@ from retrieval.scope import infer_scope
 from retrieval.sqlite_store import SQLiteStore
 from retrieval.store import GridCell, GridFilter
 from retrieval.text import snippet
+
+#: Threads the rankings of all searches in this process share (a search asks for three at
+#: most: BM25 in its own filter and in an inferred scope, and the scope's nearest pages).
+_RANKINGS = ThreadPoolExecutor(max_workers=6, thread_name_prefix="wissen-rankings")
+
+
+def _done(value: object) -> Future:
+    """``value`` as a finished future, beside rankings still running."""
+    future: Future = Future()
+    future.set_result(value)
+    return future
 
 
 @dataclass(frozen=True)
@@ -129,19 +147,18 @@ class HybridSearcher:
             raise ValueError("empty query")
         prepared = self.prepared(query, where)
         pool = max(self.settings.pool, k)
-        vector = self.embedder.embed([prepared.dense_text])[0]  # once, for every ranking
-        rankings = [
-            [pid for pid, _ in self.store.bm25(prepared.terms, where, pool)],
-            self._dense(vector, where, pool),
-        ]
-        weights = [self.settings.bm25_weight, self.settings.dense_weight]
         scope = self._scope(query) if where.is_empty() else GridFilter()
-        if not scope.is_empty():
-            rankings += [
-                [pid for pid, _ in self.store.bm25(prepared.terms, scope, pool)],
-                self._dense(vector, scope, pool),
-            ]
-            weights += [w * self.settings.scope_weight for w in weights]
+        wheres = [where] if scope.is_empty() else [where, scope]
+        lexical = [_RANKINGS.submit(self.store.bm25, prepared.terms, w, pool) for w in wheres]
+        vector = self.embedder.embed([prepared.dense_text])[0]  # once, for every ranking
+        dense = [_RANKINGS.submit(self._dense, vector, w, pool) for w in wheres[1:]]
+        dense.insert(0, _done(self._dense(vector, wheres[0], pool)))
+        rankings, weights = [], []
+        for scale, bm25, nearest in zip(
+            (1.0, self.settings.scope_weight), lexical, dense, strict=False
+        ):
+            rankings += [[pid for pid, _ in bm25.result()], nearest.result()]
+            weights += [scale * self.settings.bm25_weight, scale * self.settings.dense_weight]
         fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k, weights=weights)
         # Only the head of the fused list can reach the top k after reranking; reading and
         # scoring the whole pool costs more than the rest of the search together.
