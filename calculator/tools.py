@@ -19,6 +19,7 @@ from calculator.evaluation import calculate
 from calculator.periods import Period
 from retrieval.facts.display import printed_value
 from retrieval.facts.model import Fact
+from retrieval.facts.vocabulary import concept_named
 
 MAX_FACTS = 12
 
@@ -63,9 +64,12 @@ class FactTools:
             for f in self.facts
             if not period_words or f.period_label.replace(" ", "") in period_words
         ]
-        # A concept name means that concept; other words are looked for in row labels.
+        # Words that name a concept mean that concept ("operating cash flow" is cfo, not a
+        # lease table's "operating cash flows from operating leases"); other words are
+        # looked for in row labels.
+        concept = concept_named(wanted)
         words = wanted.replace("_", " ")
-        found = [f for f in in_period if f.concept == wanted.replace(" ", "_")] or [
+        found = [f for f in in_period if concept and f.concept == concept] or [
             f for f in in_period if words in f.label.lower()
         ]
         found = found[:MAX_FACTS]
@@ -101,7 +105,8 @@ class FactTools:
             """Numbers from the slice's financial statements, read by code at ingest.
 
             `concept_or_label`: a concept such as capex, revenue, operating_income,
-            net_income, cfo, total_assets, diluted_eps, or words of a row label. `periods`:
+            net_income, cfo, total_assets, diluted_eps, a common name for one ("operating
+            cash flow"), or words of a row label. `periods`:
             optional, e.g. "FY2031" or "FY2031,FY2030". Each fact shows its period, its
             value as the statement prints it, and the hit number of its page to cite.
             """

@@ -72,6 +72,25 @@ def _marks_after_first_sentence(line: str) -> str:
     return f"{m.group('indent')}{rest[:end]} {m.group('marks')}{rest[end:]}"
 
 
+def _attach_lone_marks(lines: list[str]) -> list[str]:
+    """Lines holding nothing but marks joined to the prose they cite: after a prose line,
+    its end (``Capex rose.`` / ``[3]``); opening a paragraph, the start of the next line
+    (``[1] [6]`` / ``Cash flow was highest.``), whose first sentence they then cite."""
+    out: list[str] = []
+    pending = ""
+    for line in lines:
+        if line.strip() and HIT_MARK_RE.fullmatch(line.strip()):
+            if out and out[-1].strip():
+                out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+            else:
+                pending = f"{pending} {line.strip()}".strip()
+            continue
+        if pending and line.strip():
+            line, pending = f"{pending} {line.lstrip()}", ""
+        out.append(line)
+    return [*out, pending] if pending else out
+
+
 def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> NumberedDraft:
     """Hit-numbered Markdown -> a cited answer whose footnotes are ``pages``' citations.
 
@@ -93,7 +112,8 @@ def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> Numbe
             marks.append(footnote_of.setdefault(hit, len(footnote_of) + 1))
         return render_marker(sorted(marks))
 
-    prose = "\n".join(_marks_after_first_sentence(line) for line in _prose(markdown).split("\n"))
+    lines = _attach_lone_marks(_prose(markdown).split("\n"))
+    prose = "\n".join(_marks_after_first_sentence(line) for line in lines)
     body = HIT_MARK_RE.sub(replace, prose).strip()
     footnotes = [Footnote(number=n, citation=pages[hit]) for hit, n in footnote_of.items()]
     answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))

@@ -25,6 +25,18 @@ def test_statement_facts_by_concept_or_label_record_their_pages() -> None:
     assert isinstance(tools([]).statement_facts("of_revenue"), list)  # snake_case words too
 
 
+def test_a_name_people_use_for_a_concept_means_that_concept() -> None:
+    from calculator_facts import fact
+
+    lease = fact(None, 2021, 40e6, statement="cash_flow", page=80,
+                 label="Operating cash flows from operating leases")  # fmt: skip
+    named = FactTools([*contoso(), lease], Period(2021))
+    rows = named.statement_facts("operating cash flow", "FY2021")
+    assert [(r["concept"], r["value"]) for r in rows] == [("cfo", 300e6)]
+    assert [r["concept"] for r in named.statement_facts("Capital Expenditures")] == ["capex"] * 3
+    assert named.statement_facts("operating leases")[0]["label"].endswith("operating leases")
+
+
 def test_unknown_concept_lists_what_the_slice_holds() -> None:
     recorded: list[str] = []
     answer = tools(recorded).statement_facts("goodwill impairment")

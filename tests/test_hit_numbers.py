@@ -56,6 +56,13 @@ def test_marks_that_open_a_line_cite_its_first_sentence():
     assert draft.answer.body == "Capex rose 12%.¹˒² It was funded by cash.\n- Revenue fell.²"
 
 
+def test_a_line_of_marks_alone_cites_the_prose_it_stands_by():
+    opening = parse_numbered_answer("[2] [5]\nCash flow was highest in operations. It fell.", PAGES)
+    assert opening.answer.body == "Cash flow was highest in operations.¹˒² It fell."
+    after = parse_numbered_answer("Capex rose 12%.\n[5]\n\nRevenue fell [2].", PAGES)
+    assert after.answer.body == "Capex rose 12%.¹\n\nRevenue fell²."
+
+
 def test_only_prose_with_marks_counts_as_hit_numbered():
     assert has_hit_marks("Capex rose [2].")
     assert not has_hit_marks(

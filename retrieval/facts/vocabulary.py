@@ -31,6 +31,7 @@ class Concept:
     statements: tuple[str, ...]
     unit: str
     labels: frozenset[str]
+    asked_as: frozenset[str]  # how people name it ("operating cash flow"), not how filings print it
     patterns: tuple[re.Pattern[str], ...]
     exclude: tuple[re.Pattern[str], ...]
 
@@ -64,6 +65,7 @@ def vocabulary(path: Path = VOCABULARY_FILE) -> tuple[Concept, ...]:
                 statements=statements,
                 unit=unit,
                 labels=frozenset(normalise_label(x) for x in entry.get("labels", ())),
+                asked_as=frozenset(normalise_label(x) for x in entry.get("asked_as", ())),
                 patterns=tuple(re.compile(p) for p in entry.get("patterns", ())),
                 exclude=tuple(re.compile(p) for p in entry.get("exclude", ())),
             )
@@ -73,6 +75,16 @@ def vocabulary(path: Path = VOCABULARY_FILE) -> tuple[Concept, ...]:
 
 def concept_names() -> tuple[str, ...]:
     return tuple(c.name for c in vocabulary())
+
+
+def concept_named(words: str) -> str | None:
+    """The concept ``words`` name: its own name (``operating_income``), a name people use
+    for it (``operating cash flow`` is ``cfo``), or a label filings print for it."""
+    text = normalise_label(words.replace("_", " "))
+    for concept in vocabulary():
+        if text in (concept.name.replace("_", " "), concept.name) or text in concept.asked_as:
+            return concept.name
+    return next((c.name for c in vocabulary() if text in c.labels), None)
 
 
 def concept_for(label: str, statement: str, unit: str) -> str | None:
