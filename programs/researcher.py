@@ -31,6 +31,7 @@ import dspy
 
 from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
+from lm.faults import UnusableOutput
 from programs.observations import trajectory_view
 from programs.quotes import drop_copied_lines
 from retrieval.tool import EquitySearchTool
@@ -170,9 +171,10 @@ class Researcher(dspy.ReAct):
             except ContextWindowExceededError as err:
                 logger.warning("ending the research trajectory: %s", err)
                 break
-            except (AdapterParseError, ValueError) as err:
-                # The step could not be read (after the adapter's own JSON retry): write the
-                # answer from what was gathered; extract fails the turn if it cannot either.
+            except (AdapterParseError, ValueError, UnusableOutput) as err:
+                # The step could not be read (after the adapter's own JSON retry), or ran on
+                # past the token limit: write the answer from what was gathered; extract fails
+                # the turn if it cannot either.
                 logger.warning("ending the research trajectory: unreadable step: %s", err)
                 break
             trajectory[f"thought_{idx}"] = pred.next_thought
@@ -201,13 +203,16 @@ class Researcher(dspy.ReAct):
                     logger.warning("ending the research trajectory after %d tool errors", errors)
                     break
         whole = trajectory_view(trajectory, tool.mark, keep_whole=len(trajectory))
-        extract = react_step(self, self.extract, whole, **input_args)
         pages = [hit.text for hit in tool.retrieved.values()]
-        if not _own_words(str(extract.answer_markdown or ""), pages):
+        try:
+            extract = react_step(self, self.extract, whole, **input_args)
+            pasted = not _own_words(str(extract.answer_markdown or ""), pages)
+        except UnusableOutput:
+            pasted = True  # an answer run on past the token limit: a paste, nearly always
+        if pasted:
             # A small model often pastes its search results as the answer. Asked once more,
             # after the same trajectory (so a local engine reuses the prompt it has read), it
             # usually writes the sentences; a second paste is left for the probe loop to drop.
             logger.warning("the answer copied its search results: asking for it once more")
             extract = react_step(self, self.extract, _paste_retry(whole), **input_args)
-            return dspy.Prediction(trajectory=trajectory, answer_retried=True, **extract)
-        return dspy.Prediction(trajectory=trajectory, answer_retried=False, **extract)
+        return dspy.Prediction(trajectory=trajectory, answer_retried=pasted, **extract)
