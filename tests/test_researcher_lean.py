@@ -212,3 +212,31 @@ def test_an_answer_that_pastes_its_search_results_is_asked_for_once_more(searche
     first, retry = prompts[-2], prompts[-1]
     assert retry.startswith(first.split("\n\nRespond with", 1)[0])  # the same prompt, and more
     assert PASTE_RETRY in retry and PASTE_RETRY not in first
+
+
+def test_an_answer_cut_at_the_token_limit_is_asked_for_once_more(searcher):
+    from lm.faults import UnusableOutput
+
+    researcher = Researcher(max_searches=1, k=3)
+    real_extract, calls = researcher.extract, []
+
+    def extract(**inputs):
+        calls.append(inputs["trajectory"])
+        if len(calls) == 1:
+            raise UnusableOutput("LM output unusable: truncated output (finish_reason=length)")
+        return real_extract(**inputs)
+
+    researcher.extract = extract
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    with dspy.context(lm=ScriptedLM(), adapter=dspy.ChatAdapter()):
+        pred = researcher(
+            tool=tool,
+            question="What was 3M's capex in FY2018?",
+            slice_label="MMM FY2018 Q4",
+            probe_title="Capex",
+            probe_question="What was 3M's capital expenditure in FY2018?",
+            previous_draft="",
+            reviewer_feedback="",
+        )
+    assert len(calls) == 2 and pred.answer_retried and "[1]" in pred.answer_markdown
+    assert PASTE_RETRY in str(calls[1]) and PASTE_RETRY not in str(calls[0])
