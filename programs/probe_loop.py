@@ -274,7 +274,6 @@ class ProbeLoop:
                 fabricated=fabricated,
                 dangling_markers=checked.dangling_markers,
                 copied_lines_dropped=copied,
-                answer_retried=bool(getattr(pred, "answer_retried", False)),
                 attributed_by_code=attributed,
                 citations=[f.citation.uid for f in answer.references.footnotes],
             )

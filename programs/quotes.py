@@ -22,11 +22,15 @@ from retrieval.passages import page_rows
 
 #: A line this short that matches a page is as likely a phrase of the model's own.
 MIN_COPIED_CHARS = 30
+#: Beside pasted lines, an uncited line shorter than this is what is left of the paste.
+MIN_OWN_WORDS = 6
 _GAP_RE = re.compile(r"^[\s…•.\-*|]*$")
 
 
 def _squash(text: str) -> str:
-    return " ".join(text.split()).lower()
+    """Lower case, one space between words, and no cell bars: a pasted row reads the same
+    with or without the ``|`` the passage put between its cells."""
+    return " ".join(text.replace("|", " ").split()).lower()
 
 
 def _without_marks(line: str) -> str:
@@ -37,7 +41,8 @@ def _without_marks(line: str) -> str:
 
 @dataclass(frozen=True)
 class _Rows:
-    """A page's rows as passages show them, squashed: each one, and all joined by newlines."""
+    """A page's rows as passages show them, squashed: each one, and all joined by spaces
+    (a model that pastes several rows often runs them into one line)."""
 
     each: frozenset[str]
     joined: str
@@ -46,32 +51,75 @@ class _Rows:
 @lru_cache(maxsize=256)
 def _rows_of(text: str) -> _Rows:
     rows = [_squash(row.text) for row in page_rows(text)]
-    return _Rows(frozenset(rows), "\n".join(rows))
+    return _Rows(frozenset(rows), " ".join(rows))
+
+
+def _is_copied_text(text: str, pages: list[str]) -> bool:
+    """Whether ``text`` (marks removed) is a whole row of one of ``pages``, or
+    ``MIN_COPIED_CHARS`` or more of their rows' text."""
+    core = _squash(text).strip(" -*.,;:")
+    if not core:
+        return False
+    if len(core) < MIN_COPIED_CHARS:  # a short text is copied only if it is a whole row
+        return any(core in _rows_of(page).each for page in pages)
+    return any(core in _rows_of(page).joined for page in pages)
+
+
+def _claims(line: str) -> list[str]:
+    """``line`` cut after each citation mark (and the stop that follows it): each piece is
+    one claim and what cites it."""
+    ends = sorted(m.end() for r in (HIT_MARK_RE, MARKER_RE) for m in r.finditer(line))
+    pieces, start = [], 0
+    for end in ends:
+        while end < len(line) and line[end] in ".,;:!?)":
+            end += 1
+        if end > start:
+            pieces.append(line[start:end])
+            start = end
+    return [*pieces, line[start:]] if line[start:].strip() else pieces
 
 
 def is_copied(line: str, pages: Iterable[str]) -> bool:
     """Whether ``line`` is pasted from a tool result: a hit header, a fact line, a gap
-    mark, a whole row of one of ``pages``, or ``MIN_COPIED_CHARS`` or more of one (citation
-    marks aside)."""
+    mark, or made only of claims that are whole rows of ``pages`` or
+    ``MIN_COPIED_CHARS`` or more of their text (citation marks aside)."""
+    return _own_claims(line, list(pages))[0] is None
+
+
+def _own_claims(line: str, pages: list[str]) -> tuple[str | None, int]:
+    """``line`` less the claims pasted from ``pages`` (None when nothing of its own is
+    left), and how many claims went."""
     if HIT_HEADER_RE.match(line) or FACT_LINE_RE.match(line):
-        return True
+        return None, 1
     if line.strip() and _GAP_RE.match(line):
-        return True
-    core = _squash(_without_marks(line)).strip(" -*")
-    if not core:
-        return False
-    if len(core) < MIN_COPIED_CHARS:  # a short line is copied only if it is a whole row
-        return any(core in _rows_of(text).each for text in pages)
-    return any(core in _rows_of(text).joined for text in pages)
+        return None, 1
+    claims = _claims(line)
+    said = [c for c in claims if _without_marks(c).strip(" -*\t")]
+    pasted = [c for c in said if _is_copied_text(_without_marks(c), pages)]
+    if not pasted:
+        return line, 0
+    if len(pasted) == len(said):
+        return None, len(pasted)
+    return "".join(c for c in claims if c not in pasted).rstrip(), len(pasted)
 
 
 def drop_copied_lines(markdown: str, pages: Iterable[str]) -> tuple[str, int]:
-    """``markdown`` without the lines pasted from ``pages``' text, and how many went."""
+    """``markdown`` without what was pasted from ``pages``' text: whole lines, and the
+    pasted claims of a line that also says something of its own; and how many claims
+    went (a pasted line is one claim or more)."""
     texts = list(pages)
     kept, dropped = [], 0
     for line in markdown.split("\n"):
-        if is_copied(line, texts):
-            dropped += 1
-        else:
-            kept.append(line)
+        own, gone = _own_claims(line, texts)
+        dropped += gone
+        if own is not None:
+            kept.append(own)
+    if dropped:  # what is left of a paste: "Previously, Ms." ends a row the passage cut
+        kept = [line for line in kept if not _fragment(line)]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+
+
+def _fragment(line: str) -> bool:
+    """A line of fewer than ``MIN_OWN_WORDS`` words that cites nothing."""
+    text = _without_marks(line)
+    return text == line.replace(DAGGER, " ") and 0 < len(text.split()) < MIN_OWN_WORDS

@@ -33,7 +33,6 @@ from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
 from programs.observations import trajectory_view
-from programs.quotes import drop_copied_lines
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import ResearchProbe
 
@@ -51,34 +50,6 @@ MAX_QUERY_CHARS = 400
 def _call_key(name: str, args: Any) -> str:
     """A tool call as a comparable string (arguments in key order)."""
     return f"{name}:{json.dumps(args, sort_keys=True, default=str)}"
-
-
-PASTE_RETRY = (
-    "That answer copied the search results instead of answering. Answer the probe question "
-    "in one to three sentences of your own, each ending with the [n] of the page it comes "
-    "from. Do not copy passages, headers or fact lines."
-)
-
-
-def _own_words(answer: str, pages: list[str]) -> bool:
-    """Whether ``answer`` says anything once what it pasted from ``pages`` is dropped (an
-    empty answer, too, is left to the probe loop's insufficient-evidence path)."""
-    if not answer.strip():
-        return True
-    own, _ = drop_copied_lines(answer, pages)
-    return any(ch.isalpha() for ch in own)
-
-
-def _paste_retry(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` with one more step after it: code's note that the answer was pasted."""
-    step = sum(key.startswith("thought_") for key in view)
-    return {
-        **view,
-        f"thought_{step}": "My answer copied the search results; I must answer in my own words.",
-        f"tool_name_{step}": "finish",
-        f"tool_args_{step}": {},
-        f"observation_{step}": PASTE_RETRY,
-    }
 
 
 class Researcher(dspy.ReAct):
@@ -203,16 +174,5 @@ class Researcher(dspy.ReAct):
                     logger.warning("ending the research trajectory after %d tool errors", errors)
                     break
         whole = trajectory_view(trajectory, tool.mark, keep_whole=len(trajectory))
-        pages = [hit.text for hit in tool.retrieved.values()]
-        try:
-            extract = react_step(self, self.extract, whole, **input_args)
-            pasted = not _own_words(str(extract.answer_markdown or ""), pages)
-        except UnusableOutput:
-            pasted = True  # an answer run on past the token limit: a paste, nearly always
-        if pasted:
-            # A small model often pastes its search results as the answer. Asked once more,
-            # after the same trajectory (so a local engine reuses the prompt it has read), it
-            # usually writes the sentences; a second paste is left for the probe loop to drop.
-            logger.warning("the answer copied its search results: asking for it once more")
-            extract = react_step(self, self.extract, _paste_retry(whole), **input_args)
-        return dspy.Prediction(trajectory=trajectory, answer_retried=pasted, **extract)
+        extract = react_step(self, self.extract, whole, **input_args)
+        return dspy.Prediction(trajectory=trajectory, **extract)

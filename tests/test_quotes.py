@@ -30,3 +30,23 @@ def test_a_short_phrase_is_copied_only_when_it_is_a_whole_row():
     assert is_copied("Goodwill", [page]) and is_copied("- Description [3]", [page])
     assert not is_copied("Goodwill rose.", [page])  # the model's own sentence
     assert not is_copied("", [PAGE]) and not is_copied("Revenue rose 5% [1].", [])
+
+
+def test_rows_run_into_one_line_are_pasted_and_a_line_keeps_its_own_claims():
+    run_on = (
+        "[2] Consolidated Performance Summary 2021 2020 Gross profit 10,573 10,048 [2] "
+        "Consolidated Performance Summary 2021 2020 Gross profit 10,573 10,048 [2]"
+    )
+    assert is_copied(run_on, [PAGE])
+    mixed = (
+        "Gross margins held steady [2]. Our gross profit rate declined in fiscal 2021 "
+        "primarily due to higher supply chain costs. [2]"
+    )
+    own, dropped = drop_copied_lines(mixed, [PAGE])
+    assert own == "Gross margins held steady [2]." and dropped == 1
+
+
+def test_what_is_left_of_a_paste_goes_but_a_short_cited_answer_stays():
+    draft = "Gross profit | 10,573 | 10,048\nPreviously, Ms.\nYes, it fell [2]."
+    assert drop_copied_lines(draft, [PAGE]) == ("Yes, it fell [2].", 1)
+    assert drop_copied_lines("Previously, Ms.", [PAGE]) == ("Previously, Ms.", 0)  # no paste

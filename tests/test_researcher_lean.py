@@ -14,7 +14,7 @@ import pytest
 from scripted_lm import ScriptedLM
 
 from programs.observations import COMPACT_CHARS, render_observation, trajectory_view
-from programs.researcher import PASTE_RETRY, READ_TOOL_NAME, Researcher
+from programs.researcher import READ_TOOL_NAME, Researcher
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool
 
@@ -180,63 +180,3 @@ def test_a_repeated_tool_call_ends_the_turn(searcher):
         )
     assert lm.calls["researcher.react"] == 2  # the call, then the same call: the turn ends
     assert pred.trajectory["observation_2"] == "Already called with these arguments."
-
-
-class _PastingLM(ScriptedLM):
-    """Pastes its search results as the answer, then answers when told it did."""
-
-    def _researcher_extract(self, inputs):
-        trajectory = inputs.get("trajectory", "")
-        if PASTE_RETRY in trajectory:
-            return super()._researcher_extract(inputs)
-        results = trajectory.split("[[ ## observation_0 ## ]]\n", 1)[1]
-        return {"answer_markdown": "\n".join(results.split("\n")[:8])}
-
-
-def test_an_answer_that_pastes_its_search_results_is_asked_for_once_more(searcher):
-    lm = _PastingLM()
-    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
-    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
-        pred = Researcher(max_searches=1, k=3)(
-            tool=tool,
-            question="What was 3M's capex in FY2018?",
-            slice_label="MMM FY2018 Q4",
-            probe_title="Capex",
-            probe_question="What was 3M's capital expenditure in FY2018?",
-            previous_draft="",
-            reviewer_feedback="",
-        )
-    assert lm.calls["researcher.extract"] == 2 and pred.answer_retried
-    assert "filing reports" in pred.answer_markdown or "filing discusses" in pred.answer_markdown
-    prompts = [entry["messages"][-1]["content"] for entry in lm.history]
-    first, retry = prompts[-2], prompts[-1]
-    assert retry.startswith(first.split("\n\nRespond with", 1)[0])  # the same prompt, and more
-    assert PASTE_RETRY in retry and PASTE_RETRY not in first
-
-
-def test_an_answer_cut_at_the_token_limit_is_asked_for_once_more(searcher):
-    from lm.faults import UnusableOutput
-
-    researcher = Researcher(max_searches=1, k=3)
-    real_extract, calls = researcher.extract, []
-
-    def extract(**inputs):
-        calls.append(inputs["trajectory"])
-        if len(calls) == 1:
-            raise UnusableOutput("LM output unusable: truncated output (finish_reason=length)")
-        return real_extract(**inputs)
-
-    researcher.extract = extract
-    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
-    with dspy.context(lm=ScriptedLM(), adapter=dspy.ChatAdapter()):
-        pred = researcher(
-            tool=tool,
-            question="What was 3M's capex in FY2018?",
-            slice_label="MMM FY2018 Q4",
-            probe_title="Capex",
-            probe_question="What was 3M's capital expenditure in FY2018?",
-            previous_draft="",
-            reviewer_feedback="",
-        )
-    assert len(calls) == 2 and pred.answer_retried and "[1]" in pred.answer_markdown
-    assert PASTE_RETRY in str(calls[1]) and PASTE_RETRY not in str(calls[0])
