@@ -285,22 +285,29 @@ class ProbeLoop:
                 f"{len(fabricated)} fabricated removed"
                 + (f", {attributed} sentence(s) cited by code" if attributed else ""),
             )
-            verdict = self.reviewer(
-                question=question,
-                slice_label=label,
-                probe_question=probe.probe_question,
-                draft=answer.to_markdown(),
-                evidence=evidence_text(
-                    answer,
-                    tool.retrieved,
-                    self.evidence_pages,
-                    self.evidence_chars,
-                    probe.probe_question,
-                ),
-                verification=verification_text(fabricated, checked.dangling_markers, answer),
-                round_number=number,
-                max_rounds=self.max_rounds,
-            )
+            if not answer.references.footnotes and number >= self.max_rounds:
+                # An uncited draft in the last round closes as insufficient evidence whatever
+                # a reviewer says (the guard below): no call to spend on it.
+                verdict = ReviewVerdict(
+                    done=True, insufficient_evidence=True, reason="draft cites no retrieved page"
+                )
+            else:
+                verdict = self.reviewer(
+                    question=question,
+                    slice_label=label,
+                    probe_question=probe.probe_question,
+                    draft=answer.to_markdown(),
+                    evidence=evidence_text(
+                        answer,
+                        tool.retrieved,
+                        self.evidence_pages,
+                        self.evidence_chars,
+                        probe.probe_question,
+                    ),
+                    verification=verification_text(fabricated, checked.dangling_markers, answer),
+                    round_number=number,
+                    max_rounds=self.max_rounds,
+                )
             verdict = self._guard(verdict, answer, number)
             entry["verdict"] = verdict.model_dump()
             emit.emit("verdict", label, title, _describe(verdict, number))

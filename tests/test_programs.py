@@ -330,3 +330,16 @@ def test_the_composer_reads_findings_without_probe_headings(two_by_two):
     ]
     assert prompts and all("#### Probe" not in prompt for prompt in prompts)
     assert "## Findings by slice" in pred.report
+
+
+def test_an_uncited_last_round_draft_closes_without_a_reviewer_call(searcher, monkeypatch):
+    monkeypatch.setattr(type(searcher), "search", lambda self, *args, **kwargs: [])  # no page
+    _, lm, pred = run(
+        searcher,
+        question="What was 3M's capital expenditure in FY2022?",
+        settings=ResearchSettings(figures=False, max_probes=1, max_rounds=1),
+        searches_per_turn=0,
+    )
+    probes = [p for s in pred.record["slices"] for p in s["probes"]]
+    assert probes and all(p["reason"] == "draft cites no retrieved page" for p in probes)
+    assert lm.calls["researcher.extract"] == len(probes) and lm.calls["reviewer"] == 0
