@@ -3,9 +3,11 @@
 A small model asked to answer from search hits often pastes them: the hit's header
 (``BBY 10-K FY2021 p.24:``), its rows and the ``…`` that mark skipped rows. A pasted row
 holds the page's own numbers and words, so code could cite it and an overlap judge would
-score it, yet it answers nothing. So before a draft is read, every line that is a verbatim
-row of a page the probe retrieved (or a hit header, or a gap mark) is removed; what the
-model wrote in its own words stays, to be cited, reviewed and judged as the answer.
+score it, yet it answers nothing. So before a draft is read, it is read claim by claim (a
+line cut after each citation mark, since a model runs pasted rows into one line), and every
+claim that is a verbatim row of a page the probe retrieved, or 30 characters or more of
+their text, goes, as do hit headers, fact lines and gap marks; what the model wrote in its
+own words stays, to be cited, reviewed and judged as the answer.
 """
 
 from __future__ import annotations
@@ -121,5 +123,5 @@ def drop_copied_lines(markdown: str, pages: Iterable[str]) -> tuple[str, int]:
 
 def _fragment(line: str) -> bool:
     """A line of fewer than ``MIN_OWN_WORDS`` words that cites nothing."""
-    text = _without_marks(line)
-    return text == line.replace(DAGGER, " ") and 0 < len(text.split()) < MIN_OWN_WORDS
+    cited = HIT_MARK_RE.search(line) or MARKER_RE.search(line)
+    return not cited and 0 < len(line.split()) < MIN_OWN_WORDS
