@@ -90,3 +90,50 @@ def trajectory_view(trajectory: dict[str, Any], mark: Mark, keep_whole: int) -> 
         )
         for key, value in trajectory.items()
     }
+
+
+#: The most evidence an answer step reads (about 3,000 tokens on a small model's tokenizer).
+MAX_EVIDENCE_CHARS = 12_000
+
+
+def evidence_view(
+    trajectory: dict[str, Any], mark: Mark, max_chars: int = MAX_EVIDENCE_CHARS
+) -> str:
+    """What a trajectory found, as the answer step reads it: every page (its longest text:
+    a whole page read over its passage), statement fact and calculation once, in the order
+    first found, behind its hit number; no thoughts, tool names or arguments to copy back.
+
+    A small model shown its whole ReAct trajectory tends to paste it as the answer; shown
+    the evidence alone, as the single-call baseline is, it writes one."""
+    pages: dict[str, dict] = {}
+    items: list[tuple[str, Any]] = []
+    steps = sorted(int(k.rsplit("_", 1)[1]) for k in trajectory if k.startswith("observation_"))
+    for step in steps:
+        observation = trajectory[f"observation_{step}"]
+        found = observation if isinstance(observation, list) else [observation]
+        for item in found:
+            if not isinstance(item, dict):
+                continue  # a tool's message (budget spent, an error): nothing to cite
+            if "text" in item and "uid" in item:
+                uid = item["uid"]
+                if uid not in pages:
+                    items.append(("page", uid))
+                if len(str(item["text"])) > len(str(pages.get(uid, {}).get("text", ""))):
+                    pages[uid] = item
+            elif "uid" in item or "cite_uids" in item:
+                line = (
+                    render_observation(item, mark)
+                    if "cite_uids" in item
+                    else render_fact(item, mark)
+                )
+                if ("line", line) not in items:
+                    items.append(("line", line))
+    blocks, used = [], 0
+    for kind, value in items:
+        block = render_hit(pages[value], mark, whole=True) if kind == "page" else value
+        if blocks and used + len(block) > max_chars:
+            blocks.append(f"({len(items) - len(blocks)} more results not shown)")
+            break
+        blocks.append(block)
+        used += len(block)
+    return "\n\n".join(blocks) if blocks else "(the searches found nothing)"

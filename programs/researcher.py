@@ -15,7 +15,9 @@ failed tool calls, or one call repeated with the same arguments, end a turn.
 Prompt size is the cost on a small local model: search hits are passages, whole pages come
 only when asked for (at most ``max_page_reads`` a turn), and a step sees only the latest
 ``keep_whole`` results whole, earlier ones in compact form (what it takes to cite them and
-their opening words; :mod:`programs.observations`). The answer step sees every result whole.
+their opening words; :mod:`programs.observations`). The answer step reads the evidence
+alone, every page, fact and calculation found once and whole, without the trajectory's
+thoughts and tool calls (a small model shown those pastes them back as its answer).
 Every page is shown behind its hit number (``[3]``), which is what the model cites
 (``citations.hit_numbers``): code writes the Sources.
 """
@@ -32,9 +34,9 @@ import dspy
 from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
-from programs.observations import trajectory_view
+from programs.observations import evidence_view, trajectory_view
 from retrieval.tool import EquitySearchTool
-from signatures.researcher import ResearchProbe
+from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
 
 logger = logging.getLogger(__name__)
 
@@ -67,9 +69,10 @@ class Researcher(dspy.ReAct):
             tools=[search.slice_function(), search.read_page_function(), *numbers],
             max_iters=max_searches + 1,  # tool steps of any kind, then finish
         )
-        # The answer step writes the answer and nothing else: with a reasoning field first,
-        # a small model puts its prose there and leaves only the Sources for the answer.
-        self.extract = dspy.Predict(self.extract.predict.signature.delete("reasoning"))
+        # The answer step writes the answer from the evidence the steps found, not from the
+        # trajectory (a small model pastes that back), and with no reasoning field first (a
+        # small model puts its prose there and leaves only the Sources for the answer).
+        self.extract = dspy.Predict(AnswerProbeFromEvidence)
         self.max_searches = max_searches
         self.max_page_reads = max_page_reads
         self.keep_whole = keep_whole
@@ -173,6 +176,6 @@ class Researcher(dspy.ReAct):
                     # small one repeats it (e.g. the argument schema) until the budget is gone.
                     logger.warning("ending the research trajectory after %d tool errors", errors)
                     break
-        whole = trajectory_view(trajectory, tool.mark, keep_whole=len(trajectory))
-        extract = react_step(self, self.extract, whole, **input_args)
+        evidence = evidence_view(trajectory, tool.mark)
+        extract = self.extract(evidence=evidence, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)

@@ -257,7 +257,7 @@ class ScriptedLM(dspy.LM):
         }
 
     def _researcher_extract(self, inputs):
-        hits = hits_in(inputs.get("trajectory", ""))
+        hits = hits_in(inputs.get("evidence") or inputs.get("trajectory", ""))
         seen, chosen = set(), []
         for hit in hits:
             if hit["n"] not in seen:

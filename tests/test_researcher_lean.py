@@ -13,7 +13,12 @@ import dspy
 import pytest
 from scripted_lm import ScriptedLM
 
-from programs.observations import COMPACT_CHARS, render_observation, trajectory_view
+from programs.observations import (
+    COMPACT_CHARS,
+    evidence_view,
+    render_observation,
+    trajectory_view,
+)
 from programs.researcher import READ_TOOL_NAME, Researcher
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool
@@ -65,6 +70,36 @@ def test_trajectory_view_compacts_all_but_the_latest_observations():
     assert trajectory["observation_0"][0]["text"] == "x" * 400  # the trajectory itself is whole
     assert all("x" * 400 in v for k, v in trajectory_view(trajectory, MARKS, 3).items()
                if k.startswith("observation_"))  # fmt: skip
+
+
+def test_the_answer_step_reads_each_find_once_whole_and_no_tool_calls():
+    passage = {"uid": "0a1b2c3d4e5f", "doc_label": "CTSO 10-K FY2031", "page": 48,
+               "text": "Capital expenditures | (4,817.3)"}  # fmt: skip
+    other = {"uid": "1b2c3d4e5f60", "doc_label": "CTSO 10-K FY2031", "page": 61, "text": "Leases"}
+    page = {**passage, "text": "Cash flows\nCapital expenditures | (4,817.3) | (4,102.0)"}
+    fact = {"concept": "capex", "label": "Capital expenditures", "period": "FY2031",
+            "printed": "-4,817.3 million USD", "uid": "0a1b2c3d4e5f",
+            "doc_label": "CTSO 10-K FY2031", "page": 48}  # fmt: skip
+    trajectory = {
+        "thought_0": "Search first.", "tool_name_0": "wissen_equity_search",
+        "tool_args_0": {"query": "capex"}, "observation_0": [passage, other],
+        "thought_1": "Read it.", "tool_name_1": "wissen_read_page",
+        "tool_args_1": {"hit": 3}, "observation_1": page,
+        "thought_2": "Facts.", "tool_name_2": "wissen_statement_facts",
+        "tool_args_2": {"concept_or_label": "capex"}, "observation_2": [fact],
+        "thought_3": "Again.", "tool_name_3": "wissen_equity_search",
+        "tool_args_3": {"query": "capex"}, "observation_3": [passage],
+        "thought_4": "Oops.", "tool_name_4": "wissen_calculate",
+        "tool_args_4": {}, "observation_4": "Execution error in wissen_calculate: formula",
+    }  # fmt: skip
+    evidence = evidence_view(trajectory, MARKS)
+    blocks = evidence.split("\n\n")
+    assert blocks[0] == "[3] CTSO 10-K FY2031 p.48: " + page["text"]  # the whole page read
+    assert blocks[1] == "[4] CTSO 10-K FY2031 p.61: Leases"
+    assert blocks[2].startswith("[3] capex FY2031: -4,817.3 million USD") and len(blocks) == 3
+    assert not any(w in evidence for w in ("Search first", "wissen_", "query", "Execution"))
+    capped = evidence_view(trajectory, MARKS, max_chars=60)
+    assert capped.endswith("(2 more results not shown)") and capped.startswith("[3] CTSO")
 
 
 class _ReadingLM(ScriptedLM):
