@@ -75,7 +75,8 @@ def _marks_after_first_sentence(line: str) -> str:
 def _attach_lone_marks(lines: list[str]) -> list[str]:
     """Lines holding nothing but marks joined to the prose they cite: after a prose line,
     its end (``Capex rose.`` / ``[3]``); opening a paragraph, the start of the next line
-    (``[1] [6]`` / ``Cash flow was highest.``), whose first sentence they then cite."""
+    (``[1] [6]`` / ``Cash flow was highest.``), whose first sentence they then cite; after
+    the last paragraph, its end. Marks with no prose at all cite nothing and go."""
     out: list[str] = []
     pending = ""
     for line in lines:
@@ -88,7 +89,11 @@ def _attach_lone_marks(lines: list[str]) -> list[str]:
         if pending and line.strip():
             line, pending = f"{pending} {line.lstrip()}", ""
         out.append(line)
-    return [*out, pending] if pending else out
+    if pending:  # marks after everything: the last prose line's, if there is one
+        last = next((i for i in range(len(out) - 1, -1, -1) if out[i].strip()), None)
+        if last is not None:
+            out[last] = f"{out[last].rstrip()} {pending}"
+    return out
 
 
 def parse_numbered_answer(markdown: str, pages: Mapping[int, Citation]) -> NumberedDraft:

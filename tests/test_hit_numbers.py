@@ -61,6 +61,10 @@ def test_a_line_of_marks_alone_cites_the_prose_it_stands_by():
     assert opening.answer.body == "Cash flow was highest in operations.¹˒² It fell."
     after = parse_numbered_answer("Capex rose 12%.\n[5]\n\nRevenue fell [2].", PAGES)
     assert after.answer.body == "Capex rose 12%.¹\n\nRevenue fell²."
+    trailing = parse_numbered_answer("Capex rose 12%.\n\n[5]", PAGES)
+    assert trailing.answer.body == "Capex rose 12%.¹"
+    alone = parse_numbered_answer("[2][5] [5]", PAGES)
+    assert alone.answer.body == "" and not alone.answer.references.footnotes
 
 
 def test_only_prose_with_marks_counts_as_hit_numbered():
