@@ -6,8 +6,10 @@ cell. Pages without a vector yet (embedding still running) are still found by BM
 The rankings are independent until they are fused, so they run side by side: the BM25
 rankings (and an inferred scope's nearest pages) on a small shared thread pool while the
 calling thread embeds the query and asks for its own filter's nearest pages. The store's
-query (its server, or SQLite's C code) and the embedder's ONNX run release the GIL, so a
-shared-pool search waits for its slowest ranking rather than for the sum of four.
+query (its server, or SQLite's C code) and the embedder's ONNX run release the GIL, so
+with cores to spare a search waits for its slowest ranking rather than for the sum. On two
+cores that also run the embedded model it was faster (shared-pool p50 164 → 125-148 ms);
+on two idle cores, no faster: every ranking wants the same two cores (README).
 """
 
 from __future__ import annotations
