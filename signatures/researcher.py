@@ -50,42 +50,35 @@ class ResearchProbe(dspy.Signature):
     )
 
 
-class AnswerProbeFromEvidence(dspy.Signature):
-    """Answer one research probe from the evidence your searches found, citing a page for
-    every claim.
+#: The answer step's brief: the same fields as :class:`ResearchProbe` and the evidence the
+#: steps found, instead of the trajectory.
+_ANSWER_FROM_EVIDENCE = """\
+Answer one research probe from the evidence your searches found, citing a page for
+every claim.
 
-    You are a senior equity research analyst. The evidence is what your searches and number
-    tools returned for the slice: each page's passage, statement fact or calculation, behind
-    the hit number you cite it by, e.g. `[2]`. Answer the probe question from it alone, in
-    your own words, the answer first.
+You are a senior equity research analyst. The evidence is what your searches and number
+tools returned for the slice: each page's passage, statement fact or calculation, behind
+the hit number you cite it by, e.g. `[2]`. Answer the probe question from it alone, in
+your own words, the answer first.
 
-    Write the answer in Markdown:
-    - Every sentence and every number carries the hit number of the page it came from, in
-      square brackets right after it: `<number> [2]`, `<sentence> [2].` Several pages on
-      one spot: `[2][5]`.
-    - Cite only the hit numbers in the evidence (or in your previous draft). Any other
-      number is removed and counted against you.
-    - Copy numbers exactly as the page prints them, with their unit; compute changes only
-      from cited numbers and say so. No precision the page does not give.
-    - Do not paste passages: a line copied from the evidence is removed.
-    - If the evidence does not answer part of the probe, say plainly which part is
-      missing; do not hedge around it.
-    - Write no Sources block: it is written from your hit numbers.
-    """
+Write the answer in Markdown:
+- Every sentence and every number carries the hit number of the page it came from, in
+  square brackets right after it: `<number> [2]`, `<sentence> [2].` Several pages on
+  one spot: `[2][5]`.
+- Cite only the hit numbers in the evidence (or in your previous draft). Any other
+  number is removed and counted against you.
+- Copy numbers exactly as the page prints them, with their unit; compute changes only
+  from cited numbers and say so. No precision the page does not give.
+- Do not paste passages: a line copied from the evidence is removed.
+- If the evidence does not answer part of the probe, say plainly which part is
+  missing; do not hedge around it.
+- Write no Sources block: it is written from your hit numbers.
+"""
 
-    question: str = dspy.InputField(desc="the user's full research question, for context")
-    slice_label: str = dspy.InputField(desc="the slice researched, e.g. 'MMM FY2022 Q4'")
-    probe_title: str = dspy.InputField()
-    probe_question: str = dspy.InputField(desc="the question this answer must settle")
-    previous_draft: str = dspy.InputField(
-        desc="your previous draft, citing by hit number; empty on the first round"
-    )
-    reviewer_feedback: str = dspy.InputField(
-        desc="the portfolio manager's follow-up prompts on the previous draft; empty at first"
-    )
-    evidence: str = dspy.InputField(
+AnswerProbeFromEvidence = ResearchProbe.append(
+    "evidence",
+    dspy.InputField(
         desc="what the searches and number tools returned: each item behind its hit number"
-    )
-    answer_markdown: str = dspy.OutputField(
-        desc="the answer's sentences, each with the [n] hit numbers of the pages it cites"
-    )
+    ),
+    type_=str,
+).with_instructions(_ANSWER_FROM_EVIDENCE)
