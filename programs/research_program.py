@@ -61,6 +61,10 @@ class ResearchSettings(BaseModel):
     max_probes: int = Field(default=5, ge=1, le=5, description="probes per slice")
     max_rounds: int = Field(default=5, ge=1, description="draft + follow-up rounds per probe")
     max_searches: int = Field(default=5, ge=1, description="searches per researcher turn")
+    answer_first: bool = Field(
+        default=True,
+        description="first draft from the probe's own search; the tool loop on follow-ups",
+    )
     concurrency: int = Field(default=8, ge=1, description="worker threads for slices/probes")
     k: int = Field(default=5, ge=1, le=10, description="pages per search")
     max_follow_ups: int = Field(default=3, ge=1, le=3)
@@ -113,7 +117,9 @@ class ResearchProgram(dspy.Module):
         self.figures = Figures(self.searcher.facts)
         self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
         self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
-        self.researcher = Researcher(max_searches=s.max_searches, k=s.k)
+        self.researcher = Researcher(
+            max_searches=s.max_searches, k=s.k, answer_first=s.answer_first
+        )
         self.reviewer = Reviewer(max_follow_ups=s.max_follow_ups)
         self.synthesiser = SliceSynthesiser()
         self.composer = ReportComposer(include_slice_summaries=s.include_slice_summaries)

@@ -10,7 +10,11 @@ told when it is spent, and the loop ends after at most ``max_searches`` tool ste
 
 The first step is code's: a search for the probe question (or the reviewer's first
 follow-up), so the model starts from passages instead of from an empty trajectory; two
-failed tool calls, or one call repeated with the same arguments, end a turn.
+failed tool calls, or one call repeated with the same arguments, end a turn. With
+``answer_first`` (the default), a first draft is written from that search alone, and the
+tool loop runs only on the reviewer's follow-ups: on a small local model every loop step
+costs a minute of prompt reading, and a draft from the probe's own top passages is as good
+as one from the loop (``benchmarks/answers.py`` measured both).
 
 Prompt size is the cost on a small local model: search hits are passages, whole pages come
 only when asked for (at most ``max_page_reads`` a turn), and a step sees only the latest
@@ -34,7 +38,7 @@ import dspy
 from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
-from programs.observations import evidence_view, trajectory_view
+from programs.observations import Mark, evidence_view, trajectory_view
 from retrieval.tool import EquitySearchTool
 from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
 
@@ -58,7 +62,12 @@ class Researcher(dspy.ReAct):
     """ReAct over one slice-locked search tool; predictors: ``react`` and ``extract``."""
 
     def __init__(
-        self, max_searches: int = 5, k: int = 5, max_page_reads: int = 2, keep_whole: int = 1
+        self,
+        max_searches: int = 5,
+        k: int = 5,
+        max_page_reads: int = 2,
+        keep_whole: int = 1,
+        answer_first: bool = True,
     ) -> None:
         # The prototypes only lend their names, arguments and docstrings to the prompt; they
         # hold no searcher, so the module deep-copies cleanly for optimisers.
@@ -76,6 +85,7 @@ class Researcher(dspy.ReAct):
         self.max_searches = max_searches
         self.max_page_reads = max_page_reads
         self.keep_whole = keep_whole
+        self.answer_first = answer_first
 
     def _as_prototype(self, function: Callable[..., Any]) -> dspy.Tool:
         """``function`` behind the prompt's schema for the tool of the same name."""
@@ -118,6 +128,56 @@ class Researcher(dspy.ReAct):
             "observation_0": observation,
         }
 
+    def _explore(
+        self,
+        trajectory: dict[str, Any],
+        tools: dict[str, dspy.Tool],
+        mark: Mark,
+        input_args: dict[str, Any],
+    ) -> None:
+        """The tool loop after code's first search: the model's steps, appended to
+        ``trajectory`` until it finishes, loops, errs twice or spends its budget."""
+        calls = {_call_key(TOOL_NAME, trajectory["tool_args_0"])}
+        errors = 0
+        for idx in range(1, self.max_iters):
+            try:
+                view = trajectory_view(trajectory, mark, self.keep_whole)
+                pred = react_step(self, self.react, view, **input_args)
+            except ContextWindowExceededError as err:
+                logger.warning("ending the research trajectory: %s", err)
+                return
+            except (AdapterParseError, ValueError, UnusableOutput) as err:
+                # The step could not be read (after the adapter's own JSON retry), or ran on
+                # past the token limit: write the answer from what was gathered; extract fails
+                # the turn if it cannot either.
+                logger.warning("ending the research trajectory: unreadable step: %s", err)
+                return
+            trajectory[f"thought_{idx}"] = pred.next_thought
+            trajectory[f"tool_name_{idx}"] = pred.next_tool_name
+            trajectory[f"tool_args_{idx}"] = pred.next_tool_args
+            if pred.next_tool_name == "finish":
+                trajectory[f"observation_{idx}"] = "Completed."
+                return
+            call = _call_key(pred.next_tool_name, pred.next_tool_args)
+            if call in calls:
+                # The same call again returns the same result: the model is looping.
+                trajectory[f"observation_{idx}"] = "Already called with these arguments."
+                logger.warning("ending the research trajectory: a repeated tool call")
+                return
+            calls.add(call)
+            try:
+                trajectory[f"observation_{idx}"] = tools[pred.next_tool_name](**pred.next_tool_args)
+            except Exception as err:
+                trajectory[f"observation_{idx}"] = (
+                    f"Execution error in {pred.next_tool_name}: {err}"
+                )
+                errors += 1
+                if errors >= MAX_TOOL_ERRORS:
+                    # A model that cannot form a call after reading the error will not: a
+                    # small one repeats it (e.g. the argument schema) until the budget is gone.
+                    logger.warning("ending the research trajectory after %d tool errors", errors)
+                    return
+
     def forward(
         self,
         tool: EquitySearchTool | None = None,
@@ -136,46 +196,15 @@ class Researcher(dspy.ReAct):
             # The slice's own facts (an empty list if none).
             tools[function.__name__] = self._as_prototype(function)
         trajectory = self._first_search(tools[TOOL_NAME], input_args)
-        calls = {_call_key(TOOL_NAME, trajectory["tool_args_0"])}
-        errors = 0
-        for idx in range(1, self.max_iters):
-            try:
-                view = trajectory_view(trajectory, tool.mark, self.keep_whole)
-                pred = react_step(self, self.react, view, **input_args)
-            except ContextWindowExceededError as err:
-                logger.warning("ending the research trajectory: %s", err)
-                break
-            except (AdapterParseError, ValueError, UnusableOutput) as err:
-                # The step could not be read (after the adapter's own JSON retry), or ran on
-                # past the token limit: write the answer from what was gathered; extract fails
-                # the turn if it cannot either.
-                logger.warning("ending the research trajectory: unreadable step: %s", err)
-                break
-            trajectory[f"thought_{idx}"] = pred.next_thought
-            trajectory[f"tool_name_{idx}"] = pred.next_tool_name
-            trajectory[f"tool_args_{idx}"] = pred.next_tool_args
-            if pred.next_tool_name == "finish":
-                trajectory[f"observation_{idx}"] = "Completed."
-                break
-            call = _call_key(pred.next_tool_name, pred.next_tool_args)
-            if call in calls:
-                # The same call again returns the same result: the model is looping.
-                trajectory[f"observation_{idx}"] = "Already called with these arguments."
-                logger.warning("ending the research trajectory: a repeated tool call")
-                break
-            calls.add(call)
-            try:
-                trajectory[f"observation_{idx}"] = tools[pred.next_tool_name](**pred.next_tool_args)
-            except Exception as err:
-                trajectory[f"observation_{idx}"] = (
-                    f"Execution error in {pred.next_tool_name}: {err}"
-                )
-                errors += 1
-                if errors >= MAX_TOOL_ERRORS:
-                    # A model that cannot form a call after reading the error will not: a
-                    # small one repeats it (e.g. the argument schema) until the budget is gone.
-                    logger.warning("ending the research trajectory after %d tool errors", errors)
-                    break
+        if not (self.answer_first and _first_draft(input_args)):
+            self._explore(trajectory, tools, tool.mark, input_args)
         evidence = evidence_view(trajectory, tool.mark)
         extract = self.extract(evidence=evidence, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)
+
+
+def _first_draft(input_args: dict[str, Any]) -> bool:
+    """A turn with no draft before it and no reviewer follow-up to answer."""
+    return not any(
+        str(input_args.get(name) or "").strip() for name in ("previous_draft", "reviewer_feedback")
+    )

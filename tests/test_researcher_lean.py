@@ -132,7 +132,7 @@ def test_the_researcher_reads_pages_only_inside_its_slice_and_sends_compact_hist
 ):
     lm = _ReadingLM(outside_page.uid)
     tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
-    researcher = Researcher(max_searches=4, k=3)
+    researcher = Researcher(max_searches=4, k=3, answer_first=False)
     assert READ_TOOL_NAME in researcher.tools
     with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
         pred = researcher(
@@ -204,7 +204,7 @@ def test_a_repeated_tool_call_ends_the_turn(searcher):
     lm = _RepeatingLM()
     tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
     with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
-        pred = Researcher(max_searches=5, k=3)(
+        pred = Researcher(max_searches=5, k=3, answer_first=False)(
             tool=tool,
             question="What was 3M's capex in FY2018?",
             slice_label="MMM FY2018 Q4",
@@ -215,3 +215,29 @@ def test_a_repeated_tool_call_ends_the_turn(searcher):
         )
     assert lm.calls["researcher.react"] == 2  # the call, then the same call: the turn ends
     assert pred.trajectory["observation_2"] == "Already called with these arguments."
+
+
+def test_a_first_draft_is_written_from_codes_search_and_follow_ups_run_the_tool_loop(searcher):
+    lm = _RepeatingLM()
+    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
+    probe = {
+        "question": "What was 3M's capex in FY2018?",
+        "slice_label": "MMM FY2018 Q4",
+        "probe_title": "Capex",
+        "probe_question": "What was 3M's capital expenditure in FY2018?",
+    }
+    researcher = Researcher(max_searches=5, k=3)
+    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
+        first = researcher(tool=tool, previous_draft="", reviewer_feedback="", **probe)
+    assert lm.calls == {"researcher.extract": 1}  # no step of the loop: one call
+    assert list(first.trajectory) == ["thought_0", "tool_name_0", "tool_args_0", "observation_0"]
+    first_hit = first.trajectory["observation_0"][0]
+    assert max(first_hit["text"].splitlines(), key=len) in lm.history[-1]["messages"][-1]["content"]
+    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
+        researcher(
+            tool=tool,
+            previous_draft=str(first.answer_markdown),
+            reviewer_feedback="- Cite the cash flow statement's purchases of PP&E.",
+            **probe,
+        )
+    assert lm.calls["researcher.react"] == 2 and lm.calls["researcher.extract"] == 2
