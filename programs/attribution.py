@@ -6,7 +6,9 @@ uncited, and a right answer ends as "insufficient evidence". Which page holds a 
 a question code can answer: the retrieved page on which every number of the sentence
 appears (as the numeric-grounding metric reads numbers: format and scale normalised) and
 most of its content words do. A sentence no retrieved page supports that well stays
-uncited, and the reviewer and the report treat it as before.
+uncited; if it states a number, it goes (:func:`drop_uncited_numbers`): a number in a
+report is cited or absent, and one that no retrieved page prints is most often the small
+model's own arithmetic or a figure of another period.
 """
 
 from __future__ import annotations
@@ -92,3 +94,22 @@ def attribute_uncited(
         return answer, 0
     update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
     return answer.model_copy(update=update), added
+
+
+def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` less the prose sentences that state a number and cite no page (table rows
+    and headings stay), and how many went."""
+    body, dropped = answer.body, 0
+    for sentence in reversed(split_sentences(answer.body)):
+        if sentence.markers or sentence.in_table or sentence.text.lstrip().startswith("#"):
+            continue
+        if extract_numbers(sentence.text):
+            end = sentence.end
+            while end < len(body) and body[end] == " ":  # the space before the next sentence
+                end += 1
+            body = body[: sentence.start] + body[end:]
+            dropped += 1
+    if not dropped:
+        return answer, 0
+    body = re.sub(r"[ \t]+\n", "\n", body)
+    return answer.model_copy(update={"body": re.sub(r"\n{3,}", "\n\n", body).strip()}), dropped

@@ -4,10 +4,11 @@ Round 1 is the draft; rounds 2..max_rounds answer the reviewer's follow-ups. Eve
 is verified against the pages this probe retrieved (fabricated citations removed and
 counted), lines pasted from the tool results are dropped (``programs.quotes``), its
 footnotes are rewritten from the grid's own record of each page, and a sentence left
-uncited gets the retrieved page that holds its numbers and words
-(``programs.attribution``), so the reviewer and everything after it see only real,
-correctly labelled citations. The loop never raises: a failure closes the probe with
-insufficient evidence and a reason, keeping the last verified draft.
+uncited gets the retrieved page that holds its numbers and words, and one that states a
+number no retrieved page holds goes (``programs.attribution``), so the reviewer and
+everything after it see only real, correctly labelled citations. The loop never raises:
+a failure closes the probe with insufficient evidence and a reason, keeping the last
+verified draft.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from citations.markup import (
 from citations.sentences import split_sentences
 from citations.verification import verify_answer
 from lm.faults import LMUnavailable
-from programs.attribution import attribute_uncited
+from programs.attribution import attribute_uncited, drop_uncited_numbers
 from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
 from programs.quotes import drop_copied_lines
@@ -264,6 +265,7 @@ class ProbeLoop:
             checked = verify_answer(draft.answer, tool.retrieved.keys())
             answer = canonical_footnotes(checked.answer, tool.retrieved)
             answer, attributed = attribute_uncited(answer, texts, citations)
+            answer, unsupported = drop_uncited_numbers(answer)
             # Hit numbers never handed out, and (under the full protocol) uids never retrieved.
             fabricated = [f"[{n}]" for n in draft.unknown]
             fabricated += [f.citation.uid for f in checked.fabricated]
@@ -275,6 +277,7 @@ class ProbeLoop:
                 dangling_markers=checked.dangling_markers,
                 copied_lines_dropped=copied,
                 attributed_by_code=attributed,
+                uncited_numbers_dropped=unsupported,
                 citations=[f.citation.uid for f in answer.references.footnotes],
             )
             emit.emit(

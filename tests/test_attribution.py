@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
-from programs.attribution import attribute_uncited, supporting_page
+from metrics.numbers import extract_numbers
+from programs.attribution import attribute_uncited, drop_uncited_numbers, supporting_page
 
 PAGES = {
     "0a1b2c3d4e5f": "Cash flows from investing activities\nCapital expenditures | (4,817.3) | "
@@ -64,3 +65,30 @@ def test_every_citation_added_points_at_a_page_holding_the_sentence_numbers(text
         for n in (m for m in sentence.markers if m in table):
             page = NumberIndex.from_text(PAGES[table[n].uid])
             assert all(page.matches(t) for t in extract_numbers(sentence.text))
+
+
+def test_an_uncited_number_goes_and_uncited_words_and_tables_stay():
+    answer = CitedAnswer(
+        body="Capex was $4,817.3 million.¹ It rose 6.9% on the year. Spending grew.\n\n"
+        "| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |\n\nThe outlook is 12% growth.",
+        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    )
+    kept, dropped = drop_uncited_numbers(answer)
+    assert dropped == 2
+    assert kept.body.startswith("Capex was $4,817.3 million.¹ Spending grew.")
+    assert "| FY2031 | 4,817.3 |" in kept.body and "6.9%" not in kept.body
+    assert "12%" not in kept.body and kept.references == answer.references
+    assert drop_uncited_numbers(kept) == (kept, 0)
+
+
+@given(st.lists(st.sampled_from(["Sales rose 4%.", "Sales rose.¹", "Margins held.", "It was 7.¹"])))
+def test_after_the_drop_every_prose_number_is_cited(sentences):
+    from citations.sentences import split_sentences
+
+    answer = CitedAnswer(
+        body=" ".join(sentences),
+        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    )
+    kept, _ = drop_uncited_numbers(answer)
+    assert all(s.markers for s in split_sentences(kept.body) if extract_numbers(s.text))
+    assert kept.body.count("Margins held.") == answer.body.count("Margins held.")
