@@ -10,6 +10,7 @@ rows, and blank lines are not claims.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,18 +132,31 @@ def _split_cached(body: str) -> tuple[Sentence, ...]:
     return tuple(units)
 
 
-def without_uncited(body: str) -> str:
-    """``body`` less the sentences that carry no citation marker.
+def uncited_prose(body: str, only: Callable[[str], bool] | None = None) -> list[Sentence]:
+    """``body``'s prose sentences (not table cells or headings) that carry no citation
+    marker, and, with ``only``, whose text it accepts."""
+    return [
+        s
+        for s in split_sentences(body)
+        if not (s.markers or s.in_table or s.text.lstrip().startswith("#"))
+        and (only is None or only(s.text))
+    ]
+
+
+def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:
+    """``body`` less the sentences that carry no citation marker (with ``only``, those of
+    them whose text it accepts).
 
     Prose a model writes around cited findings can assert what nothing supports ("the filing
     does not say …" about a slice whose summary it never saw); in a report where every claim
     points at a page, such a sentence is not a finding. Table rows and headings are kept.
     """
     kept = body
-    for sentence in reversed(split_sentences(body)):
-        if sentence.markers or sentence.in_table or sentence.text.lstrip().startswith("#"):
-            continue
-        kept = kept[: sentence.start] + kept[sentence.end :]
+    for sentence in reversed(uncited_prose(body, only)):
+        end = sentence.end
+        while end < len(kept) and kept[end] == " ":  # the space before the next sentence
+            end += 1
+        kept = kept[: sentence.start] + kept[end:]
     kept = re.sub(r"[ \t]+\n", "\n", kept)
     kept = re.sub(r"(?m)^[ \t]*[-*][ \t]*$\n?", "", kept)  # bullets left empty
     return re.sub(r"\n{3,}", "\n\n", kept).strip()

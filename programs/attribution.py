@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
-from citations.sentences import split_sentences
+from citations.sentences import split_sentences, uncited_prose, without_uncited
 from metrics.numbers import NumberIndex, extract_numbers
 from textnorm.stemming import stem
 from textnorm.stopwords import ANSWER_STOPWORDS
@@ -99,17 +99,12 @@ def attribute_uncited(
 def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` less the prose sentences that state a number and cite no page (table rows
     and headings stay), and how many went."""
-    body, dropped = answer.body, 0
-    for sentence in reversed(split_sentences(answer.body)):
-        if sentence.markers or sentence.in_table or sentence.text.lstrip().startswith("#"):
-            continue
-        if extract_numbers(sentence.text):
-            end = sentence.end
-            while end < len(body) and body[end] == " ":  # the space before the next sentence
-                end += 1
-            body = body[: sentence.start] + body[end:]
-            dropped += 1
+
+    def states_a_number(text: str) -> bool:
+        return bool(extract_numbers(text))
+
+    dropped = len(uncited_prose(answer.body, states_a_number))
     if not dropped:
         return answer, 0
-    body = re.sub(r"[ \t]+\n", "\n", body)
-    return answer.model_copy(update={"body": re.sub(r"\n{3,}", "\n\n", body).strip()}), dropped
+    body = without_uncited(answer.body, states_a_number)
+    return answer.model_copy(update={"body": body}), dropped
