@@ -188,16 +188,18 @@ class Researcher(dspy.ReAct):
     ) -> dspy.Prediction:
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
-        tools = {
-            **self.tools,
-            TOOL_NAME: self.locked_tool(tool, on_search),
-            READ_TOOL_NAME: self._as_prototype(tool.read_page_function(self.max_page_reads)),
-        }
-        for function in (fact_tools or FactTools()).as_functions():
-            # The slice's own facts (an empty list if none).
-            tools[function.__name__] = self._as_prototype(function)
-        trajectory = self._first_search(tools[TOOL_NAME], input_args)
+        search = self.locked_tool(tool, on_search)
+        trajectory = self._first_search(search, input_args)
         if not (self.answer_first and _first_draft(input_args)):
+            # The loop's tools: the same search (its budget counts the first search too).
+            tools = {
+                **self.tools,
+                TOOL_NAME: search,
+                READ_TOOL_NAME: self._as_prototype(tool.read_page_function(self.max_page_reads)),
+            }
+            for function in (fact_tools or FactTools()).as_functions():
+                # The slice's own facts (an empty list if none).
+                tools[function.__name__] = self._as_prototype(function)
             self._explore(trajectory, tools, tool.mark, input_args)
         evidence = evidence_view(trajectory, tool.mark)
         extract = self.extract(evidence=evidence, **input_args)
