@@ -9,6 +9,11 @@ most of its content words do. A sentence no retrieved page supports that well st
 uncited; if it states a number, it goes (:func:`drop_uncited_numbers`): a number in a
 report is cited or absent, and one that no retrieved page prints is most often the small
 model's own arithmetic or a figure of another period.
+
+A short amount ("$6.7 million") needs the page to print it as an amount: with a currency
+sign or a scale word, or under a table heading that gives the scale ("in millions"). A
+bare "(6.7)" on a page that names no scale is a percentage point or a per-share figure as
+often as money, and citing it would lend a wrong sentence a page.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from functools import lru_cache
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.sentences import split_sentences, uncited_prose, without_uncited
-from metrics.numbers import NumberIndex, extract_numbers
+from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings, token_matches
 from textnorm.stemming import stem
 from textnorm.stopwords import ANSWER_STOPWORDS
 
@@ -34,6 +39,13 @@ WORDS_WITH_NUMBERS = 0.4
 DISTINCT_DIGITS = 3
 _UNIT_WORDS = frozenset("million millions billion billions thousand thousands percent".split())
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’&-]{2,}")
+#: A page's statement of the scale its bare figures are in: "(in millions)", "$ in
+#: thousands", "(Millions, except per share amounts)", "in billions of dollars".
+_SCALE_HEADING = re.compile(
+    r"\bin\s+(?:u\.?s\.?\s+)?(?:dollars\s+)?(?:thousands|millions|billions)\b|"
+    r"\(\s*(?:\$|usd|dollars)?\s*(?:in\s+)?(?:thousands|millions|billions)\b",
+    re.IGNORECASE,
+)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -50,6 +62,23 @@ def _page_index(text: str) -> tuple[frozenset[str], NumberIndex]:
     return content_words(text), NumberIndex.from_text(text)
 
 
+def _is_short_amount(number: NumberToken) -> bool:
+    """Money or a scaled quantity written with fewer than three digits ("$6.7 million")."""
+    amount = (number.currency or number.scale != 1.0) and not number.percent
+    return amount and sum(c.isdigit() for c in number.raw) < DISTINCT_DIGITS
+
+
+def printed_as_amount(number: NumberToken, text: str) -> bool:
+    """Whether ``text`` prints ``number`` as an amount: a matching figure of its own with a
+    currency sign or scale word, or any matching figure on a page that states its scale."""
+    if _SCALE_HEADING.search(text):
+        return NumberIndex.from_text(text).matches(number)
+    return any(
+        (found.currency or found.scale != 1.0) and token_matches(number, readings(found))
+        for found in extract_numbers(text)
+    )
+
+
 def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
     """The uid of the page (uid -> text) that best supports ``sentence``, or None."""
     words, numbers = content_words(sentence), extract_numbers(sentence)
@@ -61,6 +90,8 @@ def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
     for uid, text in pages.items():
         page_words, page_numbers = _page_index(text)
         if not all(page_numbers.matches(n) for n in numbers):
+            continue
+        if not all(printed_as_amount(n, text) for n in numbers if _is_short_amount(n)):
             continue
         share = len(words & page_words) / len(words) if words else 1.0
         if share >= need and (best is None or share > best[0]):
@@ -94,6 +125,33 @@ def attribute_uncited(
         return answer, 0
     update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
     return answer.model_copy(update=update), added
+
+
+def attribute_to_findings(answer: CitedAnswer, findings: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer``, written from ``findings`` in their numbering, with each uncited sentence
+    given the markers of the cited finding sentence that says the same (its numbers and
+    most of its words, as :func:`supporting_page` asks of a page), and how many got them.
+
+    A composer that restates a finding and forgets its mark then keeps the sentence, cited
+    as the finding is, instead of losing it as uncited."""
+    listed = set(findings.references.by_number())
+    cited = [s for s in split_sentences(findings.body) if set(s.markers) & listed]
+    texts = {str(i): s.text for i, s in enumerate(cited)}
+    body, added, shift = answer.body, 0, 0
+    for sentence in split_sentences(answer.body):
+        if sentence.markers or sentence.in_table:
+            continue
+        key = supporting_page(sentence.text, texts)
+        if key is None:
+            continue
+        marker = render_marker([m for m in cited[int(key)].markers if m in listed])
+        at = sentence.end + shift
+        body = body[:at] + marker + body[at:]
+        shift += len(marker)
+        added += 1
+    if not added:
+        return answer, 0
+    return answer.model_copy(update={"body": body}), added
 
 
 def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:

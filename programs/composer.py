@@ -6,7 +6,10 @@ one column per slice in plan order (cells the LLM filled, plus an evidence row),
 final renumbering from ¹ by first appearance, fabricated citations removed and counted,
 daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
 A question that came down to one probe of one slice is answered by that probe's cited
-answer as it stands, and findings that cite no page get no answer: neither makes an LM call.
+answer as it stands, and findings that cite no page get no answer: neither makes an LM
+call. A sentence the model wrote without a mark keeps one when it restates a cited
+finding (the finding's own markers, found by code:
+:func:`programs.attribution.attribute_to_findings`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from citations.daggers import SliceResult, apply_daggers
 from citations.markup import CitedAnswer, iter_markers
 from citations.sentences import without_uncited
 from citations.verification import verify_answer
+from programs.attribution import attribute_to_findings
 from programs.figure_table import (
     figure_rows,
     figure_sentences,
@@ -152,6 +156,7 @@ class ReportComposer(dspy.Module):
                     open_issues=issues or "none",
                 )
                 prose = with_references(str(out.report_markdown or ""), merged.references)
+                prose, _ = attribute_to_findings(prose, merged)
                 prose = prose.model_copy(update={"body": without_uncited(prose.body)})
                 rows = code_rows or _rows(out.comparison_rows)
             except Exception as exc:

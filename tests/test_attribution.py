@@ -6,8 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
-from metrics.numbers import extract_numbers
-from programs.attribution import attribute_uncited, drop_uncited_numbers, supporting_page
+from metrics.numbers import NumberIndex, extract_numbers
+from programs.attribution import (
+    attribute_to_findings,
+    attribute_uncited,
+    drop_uncited_numbers,
+    supporting_page,
+)
 
 PAGES = {
     "0a1b2c3d4e5f": "Cash flows from investing activities\nCapital expenditures | (4,817.3) | "
@@ -67,6 +72,42 @@ def test_every_citation_added_points_at_a_page_holding_the_sentence_numbers(text
             assert all(page.matches(t) for t in extract_numbers(sentence.text))
 
 
+#: A margin bridge: percentage points of net sales and dollars a share, no scale stated.
+BRIDGE = (
+    "The following table provides the increases (decreases) in operating income margins and "
+    "diluted earnings per share.\nPercent of net sales\nEarnings per diluted share\n"
+    "Same period last year\n20.8 % $\n10.12\nNet costs for significant litigation\n(6.7)\n"
+    "(3.20)\nDivestiture costs\n(0.2)\n(0.08)"
+)
+ACCRUAL = "The company accrued $6.7 million for net costs of significant litigation."
+
+
+def test_a_short_amount_needs_a_page_that_prints_it_as_an_amount():
+    assert supporting_page(ACCRUAL, {"0a1b2c3d4e5f": BRIDGE}) is None  # "(6.7)" points
+    with_scale = {"0a1b2c3d4e5f": "(Millions)\n" + BRIDGE}
+    assert supporting_page(ACCRUAL, with_scale) == "0a1b2c3d4e5f"
+    printed = {"0a1b2c3d4e5f": BRIDGE + "\nThe accrual for litigation was $6.7 million."}
+    assert supporting_page(ACCRUAL, printed) == "0a1b2c3d4e5f"
+    # Not an amount: a percentage (or a long figure) is matched as before.
+    margin = "Net costs for significant litigation cut the margin by 6.7 percent of net sales."
+    assert supporting_page(margin, {"0a1b2c3d4e5f": BRIDGE}) == "0a1b2c3d4e5f"
+
+
+@given(
+    st.one_of(  # figures of one or two digits: longer ones are matched as they stand
+        st.decimals(min_value="0.1", max_value="9.9", places=1).map(str),
+        st.integers(min_value=1, max_value=99).map(str),
+    ),
+    st.sampled_from(["$", ""]),
+    st.sampled_from([" million", " billion", ""]),
+)
+def test_a_short_amount_is_never_cited_to_a_page_of_bare_figures(figure, sign, scale):
+    sentence = f"The company accrued {sign}{figure}{scale} for significant litigation costs."
+    page = f"Net costs for significant litigation\n({figure})\n{figure}\nDivestiture costs"
+    uid = supporting_page(sentence, {"0a1b2c3d4e5f": page})
+    assert uid is None or not (sign or scale)  # only a bare figure may match bare figures
+
+
 def test_an_uncited_number_goes_and_uncited_words_and_tables_stay():
     answer = CitedAnswer(
         body="Capex was $4,817.3 million.¹ It rose 6.9% on the year. Spending grew.\n\n"
@@ -92,3 +133,48 @@ def test_after_the_drop_every_prose_number_is_cited(sentences):
     kept, _ = drop_uncited_numbers(answer)
     assert all(s.markers for s in split_sentences(kept.body) if extract_numbers(s.text))
     assert kept.body.count("Margins held.") == answer.body.count("Margins held.")
+
+
+FINDINGS = CitedAnswer(
+    body="### CTSO FY2031 Q4\n\nCapex was $4,817.3 million in FY2031.¹ The chief executive "
+    "officer joined from a beauty retailer in the third quarter of the year.²\n\n"
+    "### CTSO FY2030 Q4\n\nCapex was $4,102.0 million.³",
+    references=ReferenceList(
+        footnotes=[Footnote(number=n, citation=CITES["0a1b2c3d4e5f"]) for n in (1, 2, 3)]
+    ),
+)
+
+
+def test_a_composer_sentence_restating_a_finding_gets_its_markers():
+    answer = CitedAnswer(
+        body="Capex rose to $4,817.3 million from $4,102.0 million. Capex was $4,817.3 million "
+        "in FY2031. The chief executive officer joined from a beauty retailer in the third "
+        "quarter. The company thrives. Capex was $4,102.0 million.³",
+        references=FINDINGS.references,
+    )
+    attributed, added = attribute_to_findings(answer, FINDINGS)
+    assert added == 2
+    assert attributed.body == (
+        "Capex rose to $4,817.3 million from $4,102.0 million. Capex was $4,817.3 million "
+        "in FY2031.¹ The chief executive officer joined from a beauty retailer in the third "
+        "quarter.² The company thrives. Capex was $4,102.0 million.³"
+    )  # two findings' numbers in one sentence is no one finding: it stays uncited
+    assert attribute_to_findings(attributed, FINDINGS) == (attributed, 0)
+
+
+@given(st.lists(st.sampled_from([
+    "Capex was $4,817.3 million in FY2031.", "Capex was $4,817.3 million.", "It was 7%.",
+    "Capex was $9,999.9 million in FY2031.", "The chief executive officer joined.",
+    "The chief executive officer joined from a beauty retailer in the third quarter.",
+])))  # fmt: skip
+def test_findings_lend_only_their_own_markers_for_their_own_numbers(sentences):
+    from citations.sentences import split_sentences
+
+    answer = CitedAnswer(body=" ".join(sentences), references=FINDINGS.references)
+    attributed, added = attribute_to_findings(answer, FINDINGS)
+    by_marker = {m: s for s in split_sentences(FINDINGS.body) for m in s.markers}
+    assert sum(bool(s.markers) for s in split_sentences(attributed.body)) == added
+    for sentence in split_sentences(attributed.body):
+        for m in sentence.markers:
+            source = NumberIndex.from_text(by_marker[m].text)
+            assert all(source.matches(n) for n in extract_numbers(sentence.text))
