@@ -19,7 +19,7 @@ often as money, and citing it would lend a wrong sentence a page.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
@@ -99,6 +99,22 @@ def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
     return best[1] if best else None
 
 
+def _cite_uncited(body: str, markers_for: Callable[[str], list[int]]) -> tuple[str, int]:
+    """``body`` with a marker after each uncited sentence that ``markers_for`` (sentence
+    text -> citation numbers, empty for none) cites, and how many got one."""
+    out, added, shift = body, 0, 0
+    for sentence in split_sentences(body):
+        numbers = [] if sentence.markers else markers_for(sentence.text)
+        if not numbers:
+            continue
+        marker = render_marker(numbers)
+        at = sentence.end + shift
+        out = out[:at] + marker + out[at:]
+        shift += len(marker)
+        added += 1
+    return out, added
+
+
 def attribute_uncited(
     answer: CitedAnswer, pages: Mapping[str, str], citations: Mapping[str, Citation]
 ) -> tuple[CitedAnswer, int]:
@@ -106,21 +122,17 @@ def attribute_uncited(
     (``pages``: uid -> text; ``citations``: uid -> how to cite it), and how many got one."""
     number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
     footnotes = list(answer.references.footnotes)
-    body, added, shift = answer.body, 0, 0
-    for sentence in split_sentences(answer.body):
-        if sentence.markers:
-            continue
-        uid = supporting_page(sentence.text, pages)
+
+    def page_cited(sentence: str) -> list[int]:
+        uid = supporting_page(sentence, pages)
         if uid is None or uid not in citations:
-            continue
+            return []
         if uid not in number_of:
             number_of[uid] = max(number_of.values(), default=0) + 1
             footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
-        marker = render_marker([number_of[uid]])
-        at = sentence.end + shift
-        body = body[:at] + marker + body[at:]
-        shift += len(marker)
-        added += 1
+        return [number_of[uid]]
+
+    body, added = _cite_uncited(answer.body, page_cited)
     if not added:
         return answer, 0
     update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
@@ -137,18 +149,12 @@ def attribute_to_findings(answer: CitedAnswer, findings: CitedAnswer) -> tuple[C
     listed = set(findings.references.by_number())
     cited = [s for s in split_sentences(findings.body) if set(s.markers) & listed]
     texts = {str(i): s.text for i, s in enumerate(cited)}
-    body, added, shift = answer.body, 0, 0
-    for sentence in split_sentences(answer.body):
-        if sentence.markers or sentence.in_table:
-            continue
-        key = supporting_page(sentence.text, texts)
-        if key is None:
-            continue
-        marker = render_marker([m for m in cited[int(key)].markers if m in listed])
-        at = sentence.end + shift
-        body = body[:at] + marker + body[at:]
-        shift += len(marker)
-        added += 1
+
+    def finding_cited(sentence: str) -> list[int]:
+        key = supporting_page(sentence, texts)
+        return [] if key is None else [m for m in cited[int(key)].markers if m in listed]
+
+    body, added = _cite_uncited(answer.body, finding_cited)
     if not added:
         return answer, 0
     return answer.model_copy(update={"body": body}), added
