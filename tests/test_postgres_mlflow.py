@@ -23,10 +23,16 @@ runner = CliRunner()
 def tracking_uri(postgres_server):
     import mlflow
 
+    previous = mlflow.get_tracking_uri()
     name = fresh_database(postgres_server)
     uri = with_database(postgres_server, name)
     mlflow.MlflowClient(tracking_uri=uri).search_experiments()  # migrate once
     yield uri
+    # The runs leave MLflow pointed at this database with DSPy autologging on: later tests'
+    # programs would send their traces to it after it is dropped (logged errors, no failure).
+    mlflow.flush_trace_async_logging()
+    mlflow.dspy.autolog(disable=True)
+    mlflow.set_tracking_uri(previous)
     drop_database(postgres_server, name)
 
 
