@@ -6,7 +6,9 @@ counted), lines pasted from the tool results are dropped (``programs.quotes``), 
 footnotes are rewritten from the grid's own record of each page, and a sentence left
 uncited gets the retrieved page that holds its numbers and words, and one that states a
 number no retrieved page holds goes (``programs.attribution``), so the reviewer and
-everything after it see only real, correctly labelled citations. The loop never raises:
+everything after it see only real, correctly labelled citations. Code keeps a floor under
+the reviewer's verdict (an uncited draft is not accepted; a draft with no figure for a
+probe that asks how much closes under a dagger). The loop never raises:
 a failure closes the probe with insufficient evidence and a reason, keeping the last
 verified draft.
 """
@@ -37,6 +39,7 @@ from citations.markup import (
 from citations.sentences import split_sentences
 from citations.verification import verify_answer
 from lm.faults import LMUnavailable
+from metrics.numbers import extract_numbers
 from programs.attribution import attribute_uncited, drop_uncited_numbers
 from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
@@ -311,7 +314,7 @@ class ProbeLoop:
                     round_number=number,
                     max_rounds=self.max_rounds,
                 )
-            verdict = self._guard(verdict, answer, number)
+            verdict = self._guard(verdict, answer, number, probe.probe_question)
             entry["verdict"] = verdict.model_dump()
             emit.emit("verdict", label, title, _describe(verdict, number))
             if verdict.done:
@@ -397,15 +400,28 @@ class ProbeLoop:
         }
         return ProbeOutcome(answer=result, pages=pages, record=record)
 
-    def _guard(self, verdict: ReviewVerdict, answer: CitedAnswer, number: int) -> ReviewVerdict:
-        """Code's own floor under the reviewer: an uncited draft is never accepted, and the
-        last round always closes (accepted or insufficient evidence), never hangs open."""
-        if verdict.done and not verdict.insufficient_evidence and not answer.references.footnotes:
+    def _guard(
+        self, verdict: ReviewVerdict, answer: CitedAnswer, number: int, question: str
+    ) -> ReviewVerdict:
+        """Code's own floor under the reviewer: an uncited draft is never accepted; one that
+        states no figure when the probe asks how much closes as insufficient evidence (its
+        words kept, under a dagger); and the last round always closes, never hangs open."""
+        accepted = verdict.done and not verdict.insufficient_evidence
+        if accepted and not answer.references.footnotes:
             verdict = ReviewVerdict(
                 done=False,
                 follow_up_prompts=["Cite a retrieved page for every sentence and number."],
                 parsed=verdict.parsed,
                 reason="draft cites no retrieved page",
+            )
+        elif accepted and leaves_amount_unstated(question, answer):
+            # Closed, not sent back: asked for the figure, the 1.5B model wrote "$5 million"
+            # and cited an exhibit index that prints no such amount.
+            verdict = ReviewVerdict(
+                done=True,
+                insufficient_evidence=True,
+                parsed=verdict.parsed,
+                reason="the question asks how much and the answer states no figure",
             )
         if not verdict.done and number >= self.max_rounds:
             reason = verdict.reason or f"reviewer unsatisfied after {number} rounds"
@@ -413,6 +429,17 @@ class ProbeLoop:
                 done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
             )
         return verdict
+
+
+#: A probe that asks for an amount or a count: an answer to it without a figure is partial.
+_ASKS_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
+
+
+def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:
+    """Whether ``question`` asks how much (or how many) and ``answer`` states no figure: a
+    small reviewer accepts "3M described its respirator litigation" for "… and how much
+    had it accrued?", and the report should say that half is missing."""
+    return bool(_ASKS_HOW_MUCH.search(question)) and not extract_numbers(answer.body)
 
 
 def _short(exc: BaseException) -> str:

@@ -343,3 +343,31 @@ def test_an_uncited_last_round_draft_closes_without_a_reviewer_call(searcher, mo
     probes = [p for s in pred.record["slices"] for p in s["probes"]]
     assert probes and all(p["reason"] == "draft cites no retrieved page" for p in probes)
     assert lm.calls["researcher.extract"] == len(probes) and lm.calls["reviewer"] == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "closes"),
+    [
+        ("How much had 3M accrued for its respirator litigation in FY2022?", True),
+        ("What litigation did 3M describe in FY2022?", False),
+    ],
+)
+def test_an_answer_without_a_figure_to_a_how_much_question_is_not_accepted(
+    searcher, question, closes
+):
+    lm = ScriptedLM(probes_per_slice=1)
+    lm._researcher_extract = lambda inputs: {
+        "answer_markdown": "The filing describes the respirator mask litigation [1]."
+    }  # cited, and no figure in it
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False, max_rounds=3))
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    (probe,) = [p for s in pred.record["slices"] for p in s["probes"]]
+    assert lm.calls["reviewer"] == 1  # the reviewer accepted; code did not
+    assert probe["rounds"] and len(probe["rounds"]) == 1  # closed, not sent back
+    if closes:
+        assert probe["status"] == "insufficient_evidence"
+        assert probe["reason"] == "the question asks how much and the answer states no figure"
+        assert DAGGER in pred.report
+    else:
+        assert probe["status"] == "accepted" and DAGGER not in pred.report
