@@ -62,10 +62,15 @@ def _page_index(text: str) -> tuple[frozenset[str], NumberIndex]:
     return content_words(text), NumberIndex.from_text(text)
 
 
+def _is_distinct(number: NumberToken) -> bool:
+    """Written with three digits or more: on a page, rarely there by coincidence."""
+    return sum(c.isdigit() for c in number.raw) >= DISTINCT_DIGITS
+
+
 def _is_short_amount(number: NumberToken) -> bool:
     """Money or a scaled quantity written with fewer than three digits ("$6.7 million")."""
     amount = (number.currency or number.scale != 1.0) and not number.percent
-    return amount and sum(c.isdigit() for c in number.raw) < DISTINCT_DIGITS
+    return amount and not _is_distinct(number)
 
 
 def printed_as_amount(number: NumberToken, text: str) -> bool:
@@ -84,7 +89,7 @@ def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
     words, numbers = content_words(sentence), extract_numbers(sentence)
     if not numbers and len(words) < MIN_WORDS_WITHOUT_NUMBERS:
         return None
-    distinct = any(sum(c.isdigit() for c in n.raw) >= DISTINCT_DIGITS for n in numbers)
+    distinct = any(_is_distinct(n) for n in numbers)
     need = 0.0 if distinct else WORDS_WITH_NUMBERS if numbers else WORDS_WITHOUT_NUMBERS
     best: tuple[float, str] | None = None
     for uid, text in pages.items():
