@@ -40,6 +40,9 @@ STRATIFY: dict[str, str | None] = {
     "planner": None,
     "reports": "kind",
 }
+#: Sets split by company: every row of one company lands in one split, so a program
+#: compiled or a rule written on train never saw the test companies' filings.
+GROUP_BY: dict[str, str] = {"financebench": "company"}
 EVALSET_DIR = Path(__file__).resolve().parents[1] / "evalsets"
 
 
@@ -169,6 +172,47 @@ def assign_splits(
         for index in part["row"]:
             splits[index] = name
     return splits
+
+
+def row_company(row: dict[str, Any]) -> str:
+    """The company a FinanceBench row is about: its evidence document's ticker."""
+    slices = row.get("slices") or []
+    return str(slices[0]["ticker"]) if slices else str(row.get("doc_name", "")).split("_")[0]
+
+
+def assign_group_splits(
+    rows: Sequence[dict[str, Any]], seed: int = SEED, fractions: tuple[float, ...] = (0.5, 0.25)
+) -> list[str]:
+    """The split of each row with no company in two splits: about 50/25/25 by rows.
+
+    Companies are shuffled with ``seed`` and dealt one at a time to the split furthest
+    below its share of rows (train, dev, test in that order on ties). A pure function of
+    the rows' companies and ``seed``, so a rebuild reproduces the committed file.
+    """
+    import random
+
+    if len(rows) < 3:
+        raise ValueError(f"need at least 3 rows for train/dev/test splits, got {len(rows)}")
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row_company(row)] = counts.get(row_company(row), 0) + 1
+    companies = sorted(counts)
+    random.Random(seed).shuffle(companies)
+    shares = dict(zip(SPLITS, (*fractions, 1 - sum(fractions)), strict=True))
+    filled = dict.fromkeys(SPLITS, 0)
+    split_of: dict[str, str] = {}
+    for company in companies:
+        name = min(SPLITS, key=lambda s: (filled[s] / len(rows) - shares[s], SPLITS.index(s)))
+        split_of[company] = name
+        filled[name] += counts[company]
+    return [split_of[row_company(row)] for row in rows]
+
+
+def splits_for(name: str, rows: Sequence[dict[str, Any]], seed: int = SEED) -> list[str]:
+    """The fixed split of each row of evalset ``name`` (grouped, stratified or shuffled)."""
+    if name in GROUP_BY:
+        return assign_group_splits(rows, seed)
+    return assign_splits(rows, seed, STRATIFY[name])
 
 
 def with_splits(rows: Sequence[dict[str, Any]], splits: Sequence[str]) -> list[dict[str, Any]]:

@@ -141,11 +141,20 @@ class EvalTask:
         return program
 
     def answerable(self, examples: Sequence[dspy.Example], store: PageStore) -> list[dspy.Example]:
-        """The examples whose evidence pages the grid holds (all of them for the planner)."""
+        """The examples whose evidence pages the grid holds; for the planner, the hand-written
+        rows and the FinanceBench rows whose gold cells the grid holds."""
         if self.planner_only:
-            return list(examples)
+            held = {(c.ticker, c.fy, c.fq) for c in store.cells()}
+            return [e for e in examples if _cells_held(e, held)]
         held = {p.uid for p in store.pages_by_uid(sorted(_evidence_uids(examples)))}
         return [e for e in examples if set(_uids_of(e)) <= held]
+
+
+def _cells_held(example: dspy.Example, held: set[tuple[str, int, int]]) -> bool:
+    if field(example, "grid") != "financebench":
+        return True  # written over the bundled sample grid, refusals included
+    cells = field(example, "expected_slices") or []
+    return all((c["ticker"], c["fy"], c["fq"]) in held for c in cells)
 
 
 def _uids_of(example: dspy.Example) -> list[str]:

@@ -4,7 +4,8 @@ Two LLM steps (``extract_facets``, ``equity_to_ticker``), both optimisable, wrap
 deterministic code: a pre-pass that reads what regular expressions can be sure of, grid
 validation, and the spec's gap-filling rules (``programs.planning_rules``). A name the grid
 does not hold is reported in the plan; a question with nothing to research raises
-:class:`PlanningError` with a message that lists what the grid covers.
+:class:`PlanningError` with a message of at most three lines that names the nearest cells
+the grid holds (never the whole grid, which runs to hundreds of cells).
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from collections.abc import Sequence
 import dspy
 
 from programs.errors import PlanningError
-from programs.planning_rules import coverage_text, merge_facets, plan_slices, prepass
+from programs.planning_rules import (
+    companies_text,
+    merge_facets,
+    nearest_cells_text,
+    plan_slices,
+    prepass,
+)
 from programs.question import clean_question, question_too_long
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import name_index, resolve_name
@@ -82,9 +89,10 @@ class SlicePlanner(dspy.Module):
         question = clean_question(question or "")
         if not self.cells:
             raise PlanningError("The grid is empty: run `research ingest PATH` first.")
-        coverage = coverage_text(self.cells)
         if not question:
-            raise PlanningError(f"The question is empty. The grid covers {coverage}.")
+            raise PlanningError(
+                f"The question is empty. Ask about one of: {companies_text(self.cells)}."
+            )
         if too_long := question_too_long(question):
             raise PlanningError(too_long)
         grid = {c.ticker for c in self.cells}
@@ -93,7 +101,12 @@ class SlicePlanner(dspy.Module):
         }
         pre = prepass(question, self.companies, self.cells)
         if pre.invalid:
-            raise PlanningError(" ".join(pre.invalid) + f" The grid covers {coverage}.")
+            held = (
+                f"The grid holds {nearest_cells_text(pre.tickers, self.cells)}."
+                if pre.tickers
+                else f"Ask about one of: {companies_text(self.cells)}."
+            )
+            raise PlanningError(" ".join(pre.invalid) + "\n" + held)
         llm, failure = self._llm_facets(question)
         facets = merge_facets(pre, llm, question)
         unknown = list(pre.unknown)
@@ -123,14 +136,20 @@ class SlicePlanner(dspy.Module):
         if not facets.tickers:
             lead = (" ".join(u + "." for u in unknown) + " ") if unknown else ""
             raise PlanningError(
-                f"{lead}No company in the question is in the grid. Ask about one of: {coverage}."
+                f"{lead}No company in the question is in the grid; name one.\n"
+                f"Ask about one of: {companies_text(self.cells)}."
             )
         planned = plan_slices(facets, self.cells)
         if not planned.slices:
             raise PlanningError(
                 "None of the periods asked for are in the grid ("
-                + ", ".join(planned.missing)
-                + f"). The grid covers {coverage}."
+                + ", ".join(planned.missing[:6])
+                + (", …" if len(planned.missing) > 6 else "")
+                + ").\nNearest held: "
+                + nearest_cells_text(
+                    facets.tickers, self.cells, around=max(facets.fiscal_years, default=None)
+                )
+                + "."
             )
         if len(planned.slices) > self.max_slices:
             raise PlanningError(
@@ -143,5 +162,6 @@ class SlicePlanner(dspy.Module):
             unknown=unknown,
             missing=planned.missing,
             notes=notes + planned.notes,
+            scope=planned.scope,
             facets=facets,
         )

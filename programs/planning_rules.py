@@ -8,8 +8,12 @@ then turn facets into slices:
 1. no fiscal year -> the latest full FY the grid holds for that ticker;
 2. no quarter -> the quarter a dated event falls in ("on May 26, 2023" -> Q2), else Q4
    (the FY-level cell); granularity "deep" -> Q1..Q4;
-3. slices = tickers x FY x FQ, de-duplicated, in a stable order;
-4. cells the grid does not hold are reported, never silently dropped.
+3. a trend question ("improving", "year over year") adds the prior fiscal year;
+4. slices = tickers x FY x FQ, de-duplicated, in a stable order;
+5. a cell the grid does not hold never fails a run: the nearest cell that holds the
+   company's filings is researched instead (the FY's annual filing for a quarter, else the
+   closest period), and a Scope line says which and why; a deep or trend request's
+   missing quarters and a comparison year that is absent are reported, not substituted.
 
 Everything here is a pure function of its inputs, so the rules are property-tested.
 """
@@ -24,7 +28,14 @@ from dataclasses import dataclass, field
 from citations.daggers import SliceRef
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
-from retrieval.periods import MAX_FY, MIN_FY, Periods, read_periods, speaks_of_quarters
+from retrieval.periods import (
+    MAX_FY,
+    MIN_FY,
+    Periods,
+    mentioned_years,
+    read_periods,
+    speaks_of_quarters,
+)
 from retrieval.store import GridCell
 from signatures.planner import Facets
 
@@ -95,6 +106,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         last_n_years=last_n,
         since_fy=since,
         granularity=granularity,
+        trend=pre.trend or llm.trend,
     )
 
 
@@ -125,6 +137,10 @@ def grounded(llm: Facets, question: str) -> Facets:
     ]
     granularity = llm.granularity
     quarters = list(llm.fiscal_quarters)
+    # A year the question does not write is the model's guess ("the latest year" resolved
+    # against its training data), never better than the grid's latest period.
+    written = set(mentioned_years(question))
+    years = [y for y in llm.fiscal_years if y in written]
     if not speaks_of_quarters(question):  # quarters nobody asked for ("FY2020 to FY2022" -> Q3)
         granularity = None if granularity == "deep" else granularity
         quarters = []
@@ -134,6 +150,7 @@ def grounded(llm: Facets, question: str) -> Facets:
             "equities": equities,
             "granularity": granularity,
             "fiscal_quarters": quarters,
+            "fiscal_years": years,
         }
     )
 
@@ -156,11 +173,97 @@ def full_fys(ticker: str, cells: Sequence[GridCell]) -> list[int]:
 
 @dataclass
 class SlicePlan:
-    """The rules' output: slices to research, cells asked for but not held, and notes."""
+    """The rules' output: slices to research, cells asked for but not held, and notes.
+
+    ``scope`` holds the lines a report shows about how the periods asked for were mapped
+    to the grid (a default period, a neighbouring cell used instead of a missing one).
+    """
 
     slices: list[SliceRef]
     missing: list[str]
     notes: list[str]
+    scope: list[str] = field(default_factory=list)
+
+
+def _position(fy: int, fq: int) -> int:
+    return fy * 4 + fq
+
+
+#: How far a stand-in may be from the cell asked for: two fiscal years, in quarters. Past
+#: that, another period's filing answers a different question, so the plan says so instead.
+MAX_STAND_IN_DISTANCE = 8
+
+
+def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> GridCell | None:
+    """The held cell of ``ticker`` that best stands in for ``(fy, fq)``, if one is near.
+
+    A quarter the grid lacks is looked for first in its FY's annual filing (Q4 cell); an FY
+    in the annual filings nearest in time; otherwise the nearest cell of any kind. Ties go
+    to the later cell: a filing reports its prior periods as comparatives, never the next.
+    None when nothing lies within :data:`MAX_STAND_IN_DISTANCE` quarters.
+    """
+    own = [c for c in cells if c.ticker == ticker]
+    if not own:
+        return None
+    if fq != 4:
+        annual = [c for c in own if c.fy == fy and c.fq == 4]
+        if annual:
+            return annual[0]
+    target = _position(fy, fq)
+    near = [c for c in own if abs(_position(c.fy, c.fq) - target) <= MAX_STAND_IN_DISTANCE]
+    pool = [c for c in near if c.fq == 4] if fq == 4 else []
+    pool = pool or near  # an FY with no annual filing near: the nearest quarter held
+    if not pool:
+        return None
+    return min(pool, key=lambda c: (abs(_position(c.fy, c.fq) - target), -_position(c.fy, c.fq)))
+
+
+def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
+    if used.fy == asked.fy and used.fq == 4:
+        return (
+            f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q4 (the "
+            f"fiscal year's annual filing) instead, which states quarterly or half-year "
+            f"figures only sometimes"
+        )
+    return (
+        f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q{used.fq}, "
+        f"the nearest period held, instead"
+    )
+
+
+def _years_for(
+    ticker: str, facets: Facets, cells: Sequence[GridCell], scope: list[str]
+) -> list[int]:
+    deep = facets.granularity == "deep"
+    if facets.since_fy is not None:
+        held_since = [y for y in full_fys(ticker, cells) if y >= facets.since_fy]
+        return sorted(held_since) or [facets.since_fy]
+    if facets.fiscal_years:
+        return sorted(set(facets.fiscal_years))
+    if facets.last_n_years:
+        years = sorted(full_fys(ticker, cells)[: facets.last_n_years])
+        if len(years) < facets.last_n_years:
+            scope.append(
+                f"{ticker}: the grid holds {len(years)} full fiscal year(s), "
+                f"not the {facets.last_n_years} asked for"
+            )
+        return years
+    if facets.fiscal_quarters and not deep:
+        # A quarter with no year: the latest FY that holds one of those quarters.
+        with_q = [c.fy for c in cells if c.ticker == ticker and c.fq in facets.fiscal_quarters]
+        latest = max(with_q, default=latest_full_fy(ticker, cells))
+        if latest is None:
+            return []
+        scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")
+        return [latest]
+    latest = latest_full_fy(ticker, cells)
+    if latest is None:
+        return []
+    scope.append(
+        f"{ticker}: no period given, so the latest full fiscal year in the grid (FY{latest}) "
+        f"was used"
+    )
+    return [latest]
 
 
 def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
@@ -168,33 +271,20 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
     held = {(c.ticker, c.fy, c.fq) for c in cells}
     slices: list[SliceRef] = []
     missing: list[str] = []
-    notes: list[str] = []
+    scope: list[str] = []
     deep = facets.granularity == "deep"
+
+    def add(ref: SliceRef) -> None:
+        if ref not in slices:
+            slices.append(ref)
+
     for ticker in dict.fromkeys(facets.tickers):
-        if facets.since_fy is not None:
-            held_since = [y for y in full_fys(ticker, cells) if y >= facets.since_fy]
-            years = sorted(held_since) or [facets.since_fy]
-        elif facets.fiscal_years:
-            years = sorted(set(facets.fiscal_years))
-        elif facets.last_n_years:
-            years = sorted(full_fys(ticker, cells)[: facets.last_n_years])
-            if len(years) < facets.last_n_years:
-                notes.append(
-                    f"{ticker}: the grid holds {len(years)} full fiscal year(s), "
-                    f"not the {facets.last_n_years} asked for"
-                )
-        elif facets.fiscal_quarters and not deep:
-            # A quarter with no year: the latest FY that holds one of those quarters.
-            with_q = [c.fy for c in cells if c.ticker == ticker and c.fq in facets.fiscal_quarters]
-            latest = max(with_q, default=latest_full_fy(ticker, cells))
-            years = [latest] if latest is not None else []
-            if latest is not None:
-                notes.append(f"{ticker}: no fiscal year given, using FY{latest}")
-        else:
-            latest = latest_full_fy(ticker, cells)
-            years = [latest] if latest is not None else []
-            if latest is not None:
-                notes.append(f"{ticker}: no fiscal year given, using the latest full FY{latest}")
+        years = _years_for(ticker, facets, cells, scope)
+        compared: set[int] = set()
+        single = len(years) == 1 and (len(set(facets.fiscal_quarters)) <= 1 and not deep)
+        if facets.trend and single and facets.since_fy is None:
+            compared = {years[0] - 1}  # the prior period, for the change and its direction
+            years = sorted({*years, *compared})
         if facets.fiscal_quarters:
             quarters = sorted(set(facets.fiscal_quarters))
         elif deep:
@@ -205,19 +295,58 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             for fq in quarters:
                 ref = SliceRef(ticker=ticker, fy=fy, fq=fq)
                 if (ticker, fy, fq) in held:
-                    if ref not in slices:
-                        slices.append(ref)
-                elif ref.label not in missing:
-                    missing.append(ref.label)
-    return SlicePlan(slices=slices, missing=missing, notes=notes)
+                    add(ref)
+                    continue
+                if fy in compared:
+                    note = (
+                        f"{ref.label} is not in the grid; its figures come from the "
+                        f"comparative columns of FY{fy + 1}'s filing"
+                    )
+                    if note not in scope:
+                        scope.append(note)
+                    continue
+                # One quarter of a deep dive that is absent is reported: its neighbours are
+                # the other quarters of the dive.
+                stand_in = None if deep else nearest_cell(ticker, fy, fq, cells)
+                asked = {(y, q) for y in years for q in quarters}
+                if stand_in is None or (stand_in.fy, stand_in.fq) in asked:
+                    # Nothing near, or the neighbour is researched already as a period asked
+                    # for (a range partly held): reported, not researched twice.
+                    if ref.label not in missing:
+                        missing.append(ref.label)
+                    continue
+                used = SliceRef(ticker=ticker, fy=stand_in.fy, fq=stand_in.fq)
+                reason = _stand_in_reason(ref, stand_in)
+                if reason not in scope:
+                    scope.append(reason)
+                add(used)
+    notes = list(scope)
+    if facets.trend and any(
+        len({s.fy for s in slices if s.ticker == t}) > 1 for t in facets.tickers
+    ):
+        notes.append("a trend question: the prior fiscal year was added for the comparison")
+    return SlicePlan(slices=slices, missing=missing, notes=notes, scope=scope)
 
 
-def coverage_text(cells: Sequence[GridCell]) -> str:
-    """``KO (Coca-Cola): FY2019, FY2020; MMM (3M): …`` for messages to the user."""
-    from retrieval.coverage import describe_coverage
+def nearest_cells_text(
+    tickers: Sequence[str], cells: Sequence[GridCell], around: int | None = None, limit: int = 6
+) -> str:
+    """A short list of what the grid holds for ``tickers``, nearest to FY ``around`` first
+    (newest first without one), for messages that must stay a line long."""
+    labels = []
+    for ticker in tickers:
+        own = sorted(
+            (c for c in cells if c.ticker == ticker),
+            key=lambda c: (abs(c.fy - around) if around else 0, -c.fy, -c.fq),
+        )
+        labels += [f"{c.ticker} FY{c.fy}" + ("" if c.fq == 4 else f" Q{c.fq}") for c in own]
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
-    names = {c.ticker: c.company for c in cells}
-    return "; ".join(
-        f"{t} ({names[t]}): {', '.join(labels)}"
-        for t, labels in sorted(describe_coverage(list(cells)).items())
-    )
+
+def companies_text(cells: Sequence[GridCell], limit: int = 8) -> str:
+    """``3M (MMM), PepsiCo (PEP), … and 24 more``: a one-line sample of the grid's companies."""
+    names = sorted({(c.company, c.ticker) for c in cells})
+    shown = ", ".join(f"{name} ({ticker})" for name, ticker in names[:limit])
+    more = len(names) - limit
+    return shown + (f" and {more} more (`research grid` lists them)" if more > 0 else "")

@@ -44,7 +44,11 @@ def name_index(companies: Iterable[Company], cells: Sequence[GridCell] = ()) -> 
         norm = normalise_name(name)
         if not norm:
             continue
-        for variant in {norm, norm.replace(" ", ""), norm.replace(" and ", " ")}:
+        variants = {norm, norm.replace(" ", ""), norm.replace(" and ", " ")}
+        if m := re.fullmatch(r"(\w+) and (\w+)", norm):  # "Johnson & Johnson": J&J, JnJ
+            a, b = m.group(1)[0], m.group(2)[0]
+            variants |= {f"{a} and {b}", f"{a}n{b}", f"{a}&{b}"}
+        for variant in variants:
             index.setdefault(variant, ticker.upper())
     return index
 

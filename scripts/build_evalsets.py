@@ -4,9 +4,12 @@
 
 FinanceBench rows (Patronus AI, arXiv 2311.11944) are rebuilt from ``--source``: gold answer,
 evidence pages with their grid ``uid``s and the ``{ticker, FY, FQ}`` slices of the evidence
-documents, read from the document names by the ingest code's own parser. ``planner.jsonl``
-and ``reports.jsonl`` are hand-written; only their ``split`` field is refreshed, everything
-else and the row order are kept. Re-running writes byte-identical files.
+documents, read from the document names by the ingest code's own parser; they are split by
+company. ``planner.jsonl`` holds hand-written rows over the bundled sample grid (only their
+``split`` is refreshed) followed by one row per FinanceBench question (``grid:
+"financebench"``: the gold cells are its evidence documents' cells, the split its
+FinanceBench row's). ``reports.jsonl`` is hand-written; only its ``split`` is refreshed.
+Re-running writes byte-identical files.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from evaluation.evalsets import (  # noqa: E402
     STRATIFY,
     assign_splits,
     evalset_path,
+    splits_for,
     with_splits,
 )
 from retrieval.companies import BUNDLED_COMPANIES, Company, load_companies  # noqa: E402
@@ -87,7 +91,41 @@ def financebench_rows(source: Path) -> list[dict[str, Any]]:
 
 def split_rows(name: str, rows: list[dict[str, Any]], seed: int = SEED) -> list[dict[str, Any]]:
     """``rows`` with their fixed split for evalset ``name``."""
-    return with_splits(rows, assign_splits(rows, seed, STRATIFY[name]))
+    return with_splits(rows, splits_for(name, rows, seed))
+
+
+PLANNER_KEYS = (
+    "id", "question", "rule", "grid", "question_type", "facets", "expected_slices",
+    "expected_unknown", "expected_missing", "expected_scope", "split",
+)  # fmt: skip
+
+
+def planner_financebench_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A planner row from a FinanceBench row: its gold cells are the evidence documents'."""
+    return {
+        "id": "planner-fb-" + row["id"].rsplit("_", 1)[-1],
+        "question": row["question"],
+        "rule": "financebench",
+        "grid": "financebench",
+        "question_type": row["question_type"],
+        "facets": None,
+        "expected_slices": row["slices"],
+        "expected_unknown": [],
+        "expected_missing": [],
+        "expected_scope": [],
+        "split": row["split"],
+    }
+
+
+def planner_rows(financebench: list[dict[str, Any]], seed: int = SEED) -> list[dict[str, Any]]:
+    """Hand-written rows (their splits refreshed, shuffled among themselves), then one row
+    per FinanceBench question with that question's company-grouped split."""
+    path = evalset_path("planner")
+    hand = [r for r in read_jsonl(path) if r.get("grid", "sample") == "sample"]
+    hand = with_splits(hand, assign_splits(hand, seed, STRATIFY["planner"]))
+    rows = [{"grid": "sample", "question_type": None, **r} for r in hand]
+    rows += [planner_financebench_row(r) for r in financebench]
+    return [{key: row[key] for key in PLANNER_KEYS} for row in rows]  # one schema, one order
 
 
 def evalset_rows(name: str, source: Path | None, seed: int = SEED) -> list[dict[str, Any]]:
@@ -97,6 +135,8 @@ def evalset_rows(name: str, source: Path | None, seed: int = SEED) -> list[dict[
     hand-written sets, the committed rows are kept and only their splits refreshed.
     """
     path = evalset_path(name)
+    if name == "planner":
+        return planner_rows(evalset_rows("financebench", source, seed), seed)
     if name == "financebench" and source is not None and source.exists():
         rows = financebench_rows(source)
     elif path.exists():

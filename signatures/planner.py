@@ -27,6 +27,9 @@ class Facets(BaseModel):
     last_n_years: int | None = Field(default=None, description="'last three years' -> 3")
     since_fy: int | None = Field(default=None, description="'since 2019' -> 2019 (read by rules)")
     granularity: Granularity = None
+    trend: bool = Field(
+        default=False, description="asks how something moved: the prior period is added (rules)"
+    )
 
 
 class ResearchPlan(BaseModel):
@@ -41,6 +44,10 @@ class ResearchPlan(BaseModel):
         default_factory=list, description="requested cells the grid does not hold"
     )
     notes: list[str] = Field(default_factory=list, description="defaults applied, for the user")
+    scope: list[str] = Field(
+        default_factory=list,
+        description="how the periods asked for map to cells: defaults, neighbours used instead",
+    )
     facets: Facets = Field(default_factory=Facets)
 
     @property
@@ -49,7 +56,7 @@ class ResearchPlan(BaseModel):
 
     def user_notes(self) -> list[str]:
         """The lines a report should show so nothing asked for disappears silently."""
-        lines = list(self.unknown)
+        lines = list(self.unknown) + list(self.scope)
         if self.missing:
             lines.append("Not in the grid, so not researched: " + ", ".join(self.missing) + ".")
         return lines

@@ -19,12 +19,15 @@ from evaluation.evalsets import (
     SEED,
     SPLITS,
     STRATIFY,
+    assign_group_splits,
     assign_splits,
     evalset_hash,
     evalset_path,
     facts_answer,
     load_examples,
     load_rows,
+    row_company,
+    splits_for,
     with_splits,
 )
 from programs.errors import PlanningError
@@ -57,7 +60,9 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-PLANNER = _read("planner")
+#: Hand-written planner rows over the bundled sample grid (FinanceBench's need the full grid).
+PLANNER = [r for r in _read("planner") if r.get("grid", "sample") == "sample"]
+PLANNER_FINANCEBENCH = [r for r in _read("planner") if r.get("grid") == "financebench"]
 REPORTS = _read("reports")
 # How an ideal LLM maps the brands and former names the company map does not list (names it
 # lists resolve without the LLM; anything else is UNKNOWN).
@@ -91,10 +96,44 @@ def test_sizes():
     assert len(REPORTS) >= 15
 
 
-@pytest.mark.parametrize("name", EVALSETS)
+@pytest.mark.parametrize("name", ["financebench", "reports"])
 def test_committed_splits_are_the_seeded_assignment(name):
     rows = _read(name)
-    assert [r["split"] for r in rows] == assign_splits(rows, SEED, STRATIFY[name])
+    assert [r["split"] for r in rows] == splits_for(name, rows, SEED)
+
+
+def test_planner_splits_are_seeded_and_financebench_rows_share_their_questions_split():
+    assert [r["split"] for r in PLANNER] == assign_splits(PLANNER, SEED, STRATIFY["planner"])
+    financebench = {r["id"].rsplit("_", 1)[-1]: r for r in _read("financebench")}
+    assert len(PLANNER_FINANCEBENCH) == len(financebench)
+    for row in PLANNER_FINANCEBENCH:
+        source = financebench[row["id"].removeprefix("planner-fb-")]
+        assert row["question"] == source["question"] and row["split"] == source["split"]
+        assert row["expected_slices"] == source["slices"]  # the evidence documents' cells
+
+
+def test_financebench_is_split_by_company():
+    rows = _read("financebench")
+    splits_of: dict[str, set[str]] = {}
+    for row in rows:
+        splits_of.setdefault(row_company(row), set()).add(row["split"])
+    assert all(len(s) == 1 for s in splits_of.values())  # no company in two splits
+    for name, share in (("train", 0.5), ("dev", 0.25), ("test", 0.25)):
+        assert abs(sum(r["split"] == name for r in rows) / len(rows) - share) < 0.1
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    companies=st.lists(st.sampled_from("ABCDEFGHIJKLMNOP"), min_size=3, max_size=120),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_group_splits_never_put_a_company_in_two_splits(companies, seed):
+    rows = [{"slices": [{"ticker": c}]} for c in companies]
+    splits = assign_group_splits(rows, seed)
+    assert splits == assign_group_splits(rows, seed)
+    seen: dict[str, str] = {}
+    for company, split in zip(companies, splits, strict=True):
+        assert seen.setdefault(company, split) == split
 
 
 @pytest.mark.parametrize("name", ["planner", "reports"])
@@ -210,6 +249,8 @@ def test_planner_oracle_facets_give_the_expected_slices(row, cells):
     plan = plan_slices(Facets(**row["facets"]), cells)
     assert [s.label for s in plan.slices] == [_label(s) for s in row["expected_slices"]]
     assert plan.missing == row["expected_missing"]
+    for line in row.get("expected_scope", []):  # a neighbour researched instead, and said so
+        assert any(line in s for s in plan.scope), (line, plan.scope)
 
 
 @pytest.mark.parametrize("row", PLANNER, ids=[r["id"] for r in PLANNER])

@@ -13,8 +13,15 @@ from scripted_lm import ScriptedLM
 from citations.daggers import SliceRef
 from programs.errors import PlanningError
 from programs.planner import SlicePlanner
-from programs.planning_rules import latest_full_fy, merge_facets, plan_slices, prepass
-from retrieval.companies import load_companies
+from programs.planning_rules import (
+    MAX_STAND_IN_DISTANCE,
+    latest_full_fy,
+    merge_facets,
+    nearest_cell,
+    plan_slices,
+    prepass,
+)
+from retrieval.companies import Company, load_companies
 from retrieval.store import GridCell
 from signatures.planner import Facets
 
@@ -192,20 +199,45 @@ def test_plan_properties(grid, facets):
     assert len(keys) == len(set(keys))  # de-duplicated
     assert len(plan.missing) == len(set(plan.missing))
     assert plan_slices(facets, grid) == plan  # deterministic
-    labels = {s.label for s in plan.slices} | set(plan.missing)
+    planned = {s.label for s in plan.slices}
+    scope = " ".join(plan.scope)
     quarters = sorted(set(facets.fiscal_quarters)) or (
         [1, 2, 3, 4] if facets.granularity == "deep" else [4]
     )
     for ticker in set(facets.tickers):
         if facets.fiscal_years:
-            # Cartesian product: every requested cell is either planned or reported missing.
+            # Cartesian product: every requested cell is planned, stood in for by a named
+            # neighbour the grid holds (a Scope line says which), or reported missing.
             for fy, fq in itertools.product(set(facets.fiscal_years), quarters):
-                assert SliceRef(ticker=ticker, fy=fy, fq=fq).label in labels
+                label = SliceRef(ticker=ticker, fy=fy, fq=fq).label
+                if label in planned or label in plan.missing:
+                    continue
+                assert f"{label} is not in the grid; researched" in scope
+                used = scope.split(f"{label} is not in the grid; researched ")[1].split(" (")[0]
+                used = used.split(",")[0]
+                assert used in planned
+                cell = nearest_cell(ticker, fy, fq, grid)
+                assert cell is not None and cell.ticker == ticker
+                assert abs((cell.fy * 4 + cell.fq) - (fy * 4 + fq)) <= MAX_STAND_IN_DISTANCE
         own = [s for s in plan.slices if s.ticker == ticker]
-        assert {s.fq for s in own} <= set(quarters)
+        held_own = {(c.fy, c.fq) for c in grid if c.ticker == ticker}
+        assert {(s.fy, s.fq) for s in own} <= held_own
         if not (facets.fiscal_years or facets.last_n_years or facets.fiscal_quarters):
             latest = latest_full_fy(ticker, grid)
             assert {s.fy for s in own} <= {latest}
+
+
+@settings(max_examples=100, deadline=None)
+@given(grids(), st.sampled_from(TICKERS), st.integers(2010, 2030), st.integers(1, 4))
+def test_a_missing_cell_is_stood_in_for_by_the_nearest_held_cell(grid, ticker, fy, fq):
+    cell = nearest_cell(ticker, fy, fq, grid)
+    own = [c for c in grid if c.ticker == ticker]
+    if cell is None:
+        assert all(abs((c.fy * 4 + c.fq) - (fy * 4 + fq)) > MAX_STAND_IN_DISTANCE for c in own)
+        return
+    assert cell in own
+    if fq != 4 and any(c.fy == fy and c.fq == 4 for c in own):
+        assert (cell.fy, cell.fq) == (fy, 4)  # the FY's annual filing first
 
 
 # -- the planner module: LLM steps and clear messages --------------------------------------
@@ -247,15 +279,86 @@ def test_planner_survives_unusable_facets(cells):
         ("What is the outlook for Tesla?", "No company in the question is in the grid"),
         ("How did Apple do in FY2020?", "Apple (AAPL) is not in the grid"),
         ("3M revenue in FY2012", "None of the periods asked for are in the grid (MMM FY2012 Q4)"),
-        ("KO results for Q2 2020", "KO FY2020 Q2"),
+        ("3M revenue in Q5 2021", "Q5 is not a fiscal quarter"),
     ],
 )
 def test_bad_questions_give_clear_messages(cells, question, expected):
     with pytest.raises(PlanningError) as err:
         plan(cells, question)
     assert expected in err.value.message
-    if "No company" in err.value.message or "None of the periods" in err.value.message:
-        assert "KO (Coca-Cola): FY2019, FY2020" in err.value.message  # what the grid covers
+    assert len(err.value.message.splitlines()) <= 3
+    if "None of the periods" in err.value.message:
+        assert "Nearest held: MMM FY2018, MMM FY2019" in err.value.message
+    elif "No company" in err.value.message or "empty" in err.value.message:
+        assert "3M (MMM), Coca-Cola (KO), PepsiCo (PEP)" in err.value.message
+
+
+def _big_grid() -> list[GridCell]:
+    return [
+        GridCell(f"T{i:02d}", f"Company {i:02d}", fy, fq, ("10-K",) if fq == 4 else ("10-Q",), 9)
+        for i in range(40)
+        for fy in range(2015, 2024)
+        for fq in (2, 4)
+    ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is the outlook for Tesla?", "Company 07 revenue in FY1999", "Is the margin healthy?"],
+)
+def test_errors_on_a_large_grid_stay_three_lines_and_name_the_nearest_cells(question):
+    grid = _big_grid()
+    companies = [Company(c.company, c.ticker, (c.company,)) for c in grid]
+    with dspy.context(lm=ScriptedLM()), pytest.raises(PlanningError) as err:
+        SlicePlanner(grid, companies=companies)(question=question)
+    message = err.value.message
+    assert len(message.splitlines()) <= 3 and len(message) < 400, message
+    assert "more" in message  # the rest of a 720-cell grid is summarised, never listed
+    if "FY1999" in message:
+        assert "Nearest held: T07 FY2015, T07 FY2015 Q2" in message
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "scope"),
+    [
+        # A quarter the grid lacks: the FY's annual filing, said so.
+        ("KO results for Q2 2020", "KO FY2020 Q4", "KO FY2020 Q2 is not in the grid"),
+        ("Coca-Cola's first half of FY2020", "KO FY2020 Q4", "annual filing"),
+        # A year the grid lacks: the nearest year held.
+        ("Coca-Cola's results for FY2021", "KO FY2020 Q4", "the nearest period held"),
+        # A quarter and its year absent: the nearest cell of any kind.
+        ("PepsiCo's Q3 2023 results", "PEP FY2023 Q2", "PEP FY2023 Q3 is not in the grid"),
+    ],
+)
+def test_a_missing_cell_is_answered_from_its_neighbour_with_a_scope_line(
+    cells, question, label, scope
+):
+    result = plan(cells, question)
+    assert result.labels == [label]
+    assert result.missing == []
+    assert any(scope in line for line in result.user_notes()), result.user_notes()
+
+
+def test_a_trend_question_adds_the_prior_year(cells):
+    result = plan(cells, "Is 3M's operating margin improving as of FY2022?")
+    assert result.labels == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
+    one_year = plan(cells, "What was 3M's operating margin in FY2022?")
+    assert one_year.labels == ["MMM FY2022 Q4"]
+
+
+def test_a_question_naming_no_period_says_which_was_used(cells):
+    result = plan(cells, "What is 3M's operating margin?")
+    assert result.labels == ["MMM FY2022 Q4"]
+    assert any("latest full fiscal year in the grid (FY2022)" in n for n in result.user_notes())
+
+
+def test_llm_years_the_question_does_not_write_are_ignored(cells):
+    result = plan(
+        cells,
+        "What is 3M's operating margin?",
+        facets={"tickers": ["MMM"], "fiscal_years": [2018, 2019]},
+    )
+    assert result.labels == ["MMM FY2022 Q4"]
 
 
 def test_too_many_slices_is_a_clear_error(cells):

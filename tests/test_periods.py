@@ -1,0 +1,114 @@
+"""The period grammar: every written form of a cell reads back as that cell (property tests),
+year-to-date periods land in their 10-Q's cell, and what is not a period stays unread."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from retrieval.periods import parse_cell, read_periods
+
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+QUARTER_END = {1: "March 31", 2: "June 30", 3: "September 30", 4: "December 31"}
+
+QUARTER_FORMS = [
+    "Q{q} FY{fy}", "Q{q} of FY{fy}", "Q{q} of fiscal {fy}", "{q}Q{yy}", "{q}Q {fy}",
+    "Q{q}'{yy}", "Q{q}{fy}", "FY{fy}Q{q}", "FY{fy} Q{q}", "FY{yy} Q{q}", "{fy}Q{q}",
+    "{fy} Q{q}", "Q{q} {fy}", "Q{q}-{fy}", "{ordinal} quarter of {fy}",
+    "the {ordinal} fiscal quarter of fiscal {fy}", "{ordinal} quarter of FY{yy}",
+    "the quarter ended {end}, {fy}", "three months ended {end}, {fy}",
+]  # fmt: skip
+YEAR_FORMS = [
+    "FY{fy}", "FY{yy}", "FY {fy}", "FY'{yy}", "fiscal {fy}", "fiscal year {fy}", "{fy}",
+    "as of FY{fy}", "as of {fy}", "the year ended December 31, {fy}",
+]  # fmt: skip
+#: (form, the cell's quarter): a 10-Q reports year-to-date columns, the annual filing H2.
+YEAR_TO_DATE_FORMS = [
+    ("H1 FY{fy}", 2), ("1H{yy}", 2), ("the first half of FY{fy}", 2), ("H1 {fy}", 2),
+    ("the six months ended June 30, {fy}", 2), ("the first six months of {fy}", 2),
+    ("the nine months ended September 30, {fy}", 3), ("the first nine months of FY{fy}", 3),
+    ("the second half of {fy}", 4),
+]  # fmt: skip
+CONTEXTS = ["{p}", "What was Acme's revenue in {p}?", "Acme: gross margin ({p}), please."]
+
+years = st.integers(2000, 2099)
+quarters = st.integers(1, 4)
+
+
+def _write(form: str, fy: int, fq: int = 4) -> str:
+    return form.format(fy=fy, yy=f"{fy % 100:02d}", q=fq, ordinal=ORDINALS[fq], end=QUARTER_END[fq])
+
+
+@given(years, quarters, st.sampled_from(QUARTER_FORMS), st.sampled_from(CONTEXTS))
+def test_a_quarter_written_any_way_reads_back_as_its_cell(fy, fq, form, context):
+    text = context.format(p=_write(form, fy, fq))
+    found = read_periods(text)
+    assert (found.fiscal_years, found.fiscal_quarters, found.invalid) == ([fy], [fq], []), text
+    assert parse_cell(_write(form, fy, fq)) == (fy, fq)
+
+
+@given(years, st.sampled_from(YEAR_FORMS), st.sampled_from(CONTEXTS))
+def test_a_year_written_any_way_reads_back_as_its_fy_cell(fy, form, context):
+    text = context.format(p=_write(form, fy))
+    found = read_periods(text)
+    assert (found.fiscal_years, found.fiscal_quarters) == ([fy], []), text
+    assert parse_cell(_write(form, fy)) == (fy, None)
+
+
+@given(years, st.sampled_from(YEAR_TO_DATE_FORMS), st.sampled_from(CONTEXTS))
+def test_year_to_date_periods_read_as_the_filing_that_reports_them(fy, form_and_cell, context):
+    form, fq = form_and_cell
+    text = context.format(p=_write(form, fy))
+    found = read_periods(text)
+    assert (found.fiscal_years, found.fiscal_quarters) == ([fy], [fq]), text
+
+
+@given(st.integers(2000, 2090), st.integers(1, 8), st.sampled_from(
+    ["FY{a}-FY{b}", "FY{a}\u2013FY{b}", "{a} through {b}", "between {a} and {b}", "FY{a} to FY{b}"]
+))  # fmt: skip
+def test_a_range_reads_as_each_year(first, span, form):
+    text = "Acme's capex " + form.format(a=first, b=first + span)
+    assert read_periods(text).fiscal_years == list(range(first, first + span + 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "trend"),
+    [
+        ("Is Acme's operating margin improving as of FY2022?", True),
+        ("How much did revenue grow in FY2022?", True),
+        ("Did debt decline in 2022?", True),
+        ("Revenue year over year in FY2022", True),
+        ("Revenue compared with the prior year, FY2022", True),
+        ("Which securities trade on a national securities exchange as of 2022?", False),
+        ("What was revenue in FY2022?", False),
+    ],
+)
+def test_trend_words(text, trend):
+    assert read_periods(text).trend is trend
+
+
+def test_as_of_names_the_vantage_point_not_the_years_read_from_it():
+    found = read_periods("As of FY 2021, how much did Acme expect to pay its retirees in 2024?")
+    assert found.fiscal_years == [2021]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Acme's Q3 10-Q filing", "Q2 15% margin", "revenue of $2019 million", "a 2020% rise"],
+)
+def test_numbers_that_are_not_years_stay_unread(text):
+    assert read_periods(text).fiscal_years == []
+
+
+def test_quarters_that_cannot_exist_are_reported_not_guessed():
+    assert read_periods("Acme in Q5 2022").invalid == [
+        "Q5 is not a fiscal quarter (quarters are Q1-Q4)."
+    ]
+    assert read_periods("Acme in Q22023").invalid == []  # Q2 of 2023, glued
+
+
+@pytest.mark.parametrize("text", ["", "FY2022 and FY2023", "Q1 and Q2 FY2023", "revenue"])
+def test_parse_cell_wants_one_period(text):
+    with pytest.raises(ValueError):
+        parse_cell(text)
