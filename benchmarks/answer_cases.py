@@ -40,6 +40,7 @@ class AnswerCase:
     where: GridFilter
     split: str | None  # train / dev / test, when the golden set has the question
     half: str  # tune / holdout
+    evidence_uids: tuple[str, ...] = ()  # the gold pages (of the question's own document)
 
     @property
     def slice_label(self) -> str:
@@ -104,6 +105,7 @@ def load_answer_cases(path: Path, store: PageStore) -> tuple[list[AnswerCase], i
                 where=GridFilter(ticker=page.ticker, fy=page.fy, fq=page.fq),
                 split=row.get("split") or splits.get(qid),
                 half=half_of(qid),
+                evidence_uids=tuple(uids),
             )
         )
     return cases, skipped

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.answer_cases import METRIC_QUESTIONS, AnswerCase
+from benchmarks.attribution import Trace, attribute
 from metrics import (
     extract_numbers,
     judge_answer,
@@ -43,6 +44,8 @@ class Outcome:
     grounding: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    trace: Trace | None = None  # for attribution; None: the retrieved pages, no plan
+    round_answers: list[str] = field(default_factory=list)  # the answer after each round
 
 
 def score(case: AnswerCase, outcome: Outcome) -> dict[str, Any]:
@@ -54,8 +57,15 @@ def score(case: AnswerCase, outcome: Outcome) -> dict[str, Any]:
     if grounding is None:
         grounding = score_numeric_grounding(outcome.answer, outcome.page_texts).score
     usage = outcome.usage
+    trace = outcome.trace or Trace(seen_uids=set(outcome.retrieved_uids or []))
+    stage = attribute(
+        judged.label, outcome.answer, case.gold, case.slice_label, case.evidence_uids, trace
+    )
+    rounds = [judge_answer(a, case.gold, case.question).label for a in outcome.round_answers]
     return {
         "label": judged.label,
+        "stage": stage,
+        **({"round_labels": rounds} if rounds else {}),
         "score": judged.score,
         "reason": judged.reason,
         "answer": outcome.answer,
@@ -103,15 +113,38 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
     except RunError as exc:
         return Outcome("", time.perf_counter() - start, error=str(exc))
     metrics = result.record.get("metrics") or {}
+    trace = Trace.from_record(result.record)
     return Outcome(
         answer=result.report,
         seconds=time.perf_counter() - start,
         usage=result.usage,
         coverage=metrics.get("citation_coverage"),
         grounding=metrics.get("numeric_grounding"),
-        extra={"run_id": result.run_id},
+        extra={"run_id": result.run_id, "planned": trace.planned},
         error=result.failure,
+        trace=trace,
+        round_answers=answers_by_round(result.record, options.max_rounds),
     )
+
+
+def answers_by_round(record: dict[str, Any], max_rounds: int) -> list[str]:
+    """The probes' verified drafts as they stood after round 1, 2, …: what the answer would
+    have been had the loop stopped there (a probe closed earlier keeps its last draft).
+    Figure probes answered from facts count as their answer in every round."""
+    probes = [p for s in record.get("slices") or [] for p in s.get("probes") or []]
+    if not probes:
+        return []
+    answers = []
+    for number in range(1, max_rounds + 1):
+        parts = []
+        for probe in probes:
+            drafts = [r.get("verified_draft", "") for r in probe.get("rounds") or []]
+            if drafts:
+                parts.append(drafts[min(number, len(drafts)) - 1])
+            elif figure := probe.get("figure"):
+                parts.append(f"{figure['title']} ({figure['period']}): {figure['text']}")
+        answers.append("\n\n".join(p for p in parts if p))
+    return answers
 
 
 class BaselineRunner:

@@ -16,7 +16,11 @@ A run lives in ``--out``: ``results.jsonl`` gets one line per (model, method, qu
 soon as it is answered, and the next run with the same ``--out`` skips those (a row that
 ended in an error is retried); LM calls are cached in ``--out/lm-cache`` (DSPy's disk
 cache), so an interrupted question replays its finished calls for free; the program's run
-directories go to ``--out/home``. FinanceBench is by Patronus AI (arXiv 2311.11944).
+directories go to ``--out/home``. Every wrong or refused answer is labelled with the first
+stage that failed (``benchmarks.attribution``: planner, retrieval, citation, judgement,
+reading; the row's ``stage``), and the program's rows carry ``round_labels``, the judgement
+of its answer had the loop stopped after each round; both are tabulated after the main
+table. FinanceBench is by Patronus AI (arXiv 2311.11944).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from benchmarks.answer_methods import (
     run_program,
     score,
 )
+from benchmarks.attribution import attribution_table
 from benchmarks.retrieval import SHARED
 from evaluation.evalsets import SPLITS
 
@@ -115,6 +120,20 @@ def summarise(method: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "numeric grounding": mean([r["numeric_grounding"] for r in answered]),
         "errors": sum("error" in r for r in rows),
     }
+
+
+def round_accuracy(rows: list[dict[str, Any]]) -> str:
+    """``after round 1: 0.40 · after round 2: 0.45``: the program's answers had the loop
+    stopped after each round, so a round that makes answers worse shows."""
+    labelled = [r["round_labels"] for r in rows if r.get("round_labels")]
+    if not labelled:
+        return ""
+    rounds = max(len(labels) for labels in labelled)
+    parts = []
+    for number in range(rounds):
+        correct = sum(labels[min(number, len(labels) - 1)] == "correct" for labels in labelled)
+        parts.append(f"after round {number + 1}: {correct / len(labelled):.3f}")
+    return f"program accuracy by round ({len(labelled)} questions): " + " · ".join(parts)
 
 
 def markdown_table(summary: list[dict[str, Any]]) -> str:
@@ -274,7 +293,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
             raise SystemExit(130) from None
     table = markdown_table(result["summary"])
-    (args.out / "summary.md").write_text(table + "\n")
+    by_stage = attribution_table(result["rows"])
+    rounds = round_accuracy([r for r in result["rows"] if r["method"] == "program"])
+    (args.out / "summary.md").write_text(
+        "\n\n".join(filter(None, [table, by_stage, rounds])) + "\n"
+    )
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
@@ -283,6 +306,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"({result['questions_skipped']} without their document in the store) · {result['date']}"
     )
     print(table)
+    print("\nWrong or refused answers by the first stage that failed:\n")
+    print(by_stage)
+    if rounds:
+        print("\n" + rounds)
 
 
 if __name__ == "__main__":

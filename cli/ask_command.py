@@ -13,12 +13,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.text import Text
 
-from cli.errors import EXIT_FAILED, fail, interrupted, stderr
+from cli.errors import EXIT_FAILED, fail, interrupted, say, stderr
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption
 from cli.output_files import OutputError, check_destinations, not_saved, write_output
 from cli.research_setup import ProgramOption
+from cli.terminal_text import plain
 
 console = Console(soft_wrap=True)
 
@@ -27,13 +29,19 @@ def _trace_printer(start: float):
     """An observer that prints each research event as one line with elapsed time."""
 
     def show(event: Any) -> None:
+        # Slices, probes and details quote the question, documents and tool queries: plain
+        # text beside the styled time and kind, never read as markup.
         where = " · ".join(x for x in (event.slice, event.probe) if x)
         detail = f" {event.detail}" if event.detail else ""
         stderr.print(
-            f"[dim]{time.perf_counter() - start:6.1f}s[/] [cyan]{event.kind:<11}[/] "
-            f"{where}{detail}",
+            Text.assemble(
+                (f"{time.perf_counter() - start:6.1f}s", "dim"),
+                " ",
+                (f"{event.kind:<11}", "cyan"),
+                " ",
+                plain(f"{where}{detail}"),
+            ),
             highlight=False,
-            markup=True,
         )
 
     return show
@@ -148,7 +156,7 @@ def ask_command(
     except KeyboardInterrupt:  # the run directory is marked interrupted by now
         raise interrupted(run.run_id if run else None) from None
     except RunAlreadyComplete as done:
-        stderr.print(f"run {done.run.run_id} is already complete; its report:")
+        say(f"run {done.run.run_id} is already complete; its report:")
         console.print(Markdown(done.run.report() or "(no report)"))
         raise typer.Exit(0) from None
     except RunFailed as exc:

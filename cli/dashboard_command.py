@@ -20,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from cli.errors import EXIT_FAILED, fail, stderr
+from cli.errors import EXIT_FAILED, fail, say
 from runs.tracking import artifact_root, tracking_uri
 
 HOST = "127.0.0.1"
@@ -90,13 +90,11 @@ def dashboard_command(
     proc = subprocess.Popen(server_command(port), env=env, start_new_session=True)
     try:
         _wait_until_ready(proc, port, ready_timeout)
-        stderr.print(
-            f"dashboard: http://{HOST}:{port}  (tracking store {tracking_uri()}; Ctrl-C to stop)"
-        )
+        say(f"dashboard: http://{HOST}:{port}  (tracking store {tracking_uri()}; Ctrl-C to stop)")
         code = proc.wait()
         raise fail(f"the MLflow server stopped by itself (exit code {code})", EXIT_FAILED)
     except (KeyboardInterrupt, _StopRequested):
-        stderr.print("stopping the dashboard")
+        say("stopping the dashboard")
     finally:
         # A second Ctrl-C or kill must not cut the shutdown short and leave the port open.
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

@@ -10,6 +10,9 @@ OFFLINE_DEFAULTS = {
     "DO_NOT_TRACK": "true",
     "HF_HUB_OFFLINE": "1",
     "HF_DATASETS_OFFLINE": "1",
+    # MLflow's INFO lines (database migration, trace-queue flush) are not the user's business
+    # on a terminal that shows a live trace; warnings and errors still show.
+    "MLFLOW_LOGGING_LEVEL": "WARNING",
 }
 
 

@@ -14,6 +14,9 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.text import Text
+
+from cli.terminal_text import plain
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -26,9 +29,31 @@ class UserError(Exception):
     exit_code = EXIT_BAD_INPUT
 
 
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    """Print ``message`` to stderr and return the Exit to raise."""
-    stderr.print(f"[bold red]error:[/] {message}", highlight=False)
+def show_error(message: object, hint: str = "") -> None:
+    """Print ``error: message`` (then ``hint``) on stderr: every error goes out here.
+
+    Messages quote what users typed and what files hold (an ``--api-base``, a TOML table
+    such as ``[agents.researcher]``, a file name), so the message is plain text, never Rich
+    markup: ``[/b]`` in it used to raise ``MarkupError`` with a traceback and ``[red]``
+    vanished. Unprintable characters are shown as escapes (``cli.terminal_text``), so a
+    message cannot act on the terminal either. Only the ``error:`` label is styled.
+    """
+    line = Text.assemble(("error:", "bold red"), " ", plain(message))
+    if hint:
+        line.append(hint)
+    stderr.print(line, highlight=False)
+
+
+def say(message: object, style: str = "") -> None:
+    """Print a plain-text note (a warning, progress) on stderr, as :func:`show_error` does
+    an error: ``message`` may quote user text, so it is never read as markup."""
+    stderr.print(plain(message, style), highlight=False)
+
+
+def fail(message: object, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    """Print ``message`` (plain text: see :func:`show_error`) to stderr and return the Exit
+    to raise."""
+    show_error(message)
     return typer.Exit(code)
 
 
@@ -39,7 +64,7 @@ def interrupted(run_id: str | None = None) -> typer.Exit:
     """Say, once, that the command was interrupted (and how to resume a run, given its id);
     return the Exit to raise."""
     hint = f"; resume with `research ask --resume {run_id}`" if run_id else ""
-    stderr.print(f"interrupted{hint}", highlight=False, markup=False)
+    say(f"interrupted{hint}")
     _told.append(True)
     return typer.Exit(EXIT_INTERRUPTED)
 
@@ -79,9 +104,7 @@ def run_guarded(app: typer.Typer) -> None:
     except Exception as exc:
         if debug:
             raise
-        stderr.print(
-            f"[bold red]error:[/] {exc}  (rerun with --debug for details)", highlight=False
-        )
+        show_error(exc, "  (rerun with --debug for details)")
         sys.exit(EXIT_FAILED)
     if code == EXIT_INTERRUPTED:  # typer turns a KeyboardInterrupt into this exit code
         _exit_interrupted()

@@ -11,10 +11,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.errors import fail, stderr
+from cli.errors import fail, say
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
+from cli.terminal_text import plain
 from runs.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
@@ -26,7 +27,7 @@ SetOption = Annotated[
 
 def metric_table(title: str, columns: dict[str, dict[str, float]]) -> Table:
     """One row per metric, one column per program/split (means, 0-1)."""
-    table = Table(title=title, title_justify="left")
+    table = Table(title=plain(title), title_justify="left")  # it names the model: plain text
     table.add_column("metric")
     for name in columns:
         table.add_column(name, justify="right")
@@ -50,7 +51,7 @@ def example_table(outcome: Any) -> Table:
         cells = [
             f"{row['metrics'][m]:.2f}" if m in row["metrics"] else "-" for m in outcome.metrics
         ]
-        table.add_row(row["id"] + (" (failed)" if row["error"] else ""), *cells)
+        table.add_row(plain(row["id"] + (" (failed)" if row["error"] else "")), *cells)
     return table
 
 
@@ -69,10 +70,9 @@ def answerable_examples(task: Any, name: str, split: str | None, grid: Any, limi
             "grid; ingest the filings first: research ingest ../shared/financebench/pages.jsonl.gz"
         )
     if len(usable) < len(examples):
-        stderr.print(
+        say(
             f"{len(examples) - len(usable)} of {len(examples)} {name} {split or ''} examples "
-            "skipped: their evidence pages are not in the grid",
-            highlight=False,
+            "skipped: their evidence pages are not in the grid"
         )
     return usable[:limit] if limit else usable
 
@@ -117,9 +117,7 @@ def eval_command(
         "max_probes": max_probes,
         "max_rounds": max_rounds,
     }
-    stderr.print(
-        f"evaluating on {len(chosen)} {set_name} {split} example(s) with {model.description}"
-    )
+    say(f"evaluating on {len(chosen)} {set_name} {split} example(s) with {model.description}")
     tracking = tracked_run("wissen-eval", run_name, params) if track else contextlib.nullcontext()
     with tracking:
         with dspy.context(lm=model.lm, adapter=model.adapter):
@@ -132,7 +130,7 @@ def eval_command(
     if examples:
         console.print(example_table(outcome))
     if outcome.errors:
-        stderr.print(f"{outcome.errors} example(s) failed to run and scored 0", highlight=False)
+        say(f"{outcome.errors} example(s) failed to run and scored 0")
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import EXIT_FAILED, fail
+from cli.terminal_text import plain
 from retrieval.coverage import OutsideGridError, check_filter
 from retrieval.facts.display import fact_record, period_text, printed_value
 from retrieval.facts.rebuild import rebuild_facts
@@ -84,18 +85,23 @@ def facts_command(
             + (f"; concepts there: {', '.join(held)}" if held else ": no statement pages were read")
         )
         return
-    table = Table(title=f"{where.ticker} facts", show_lines=False)
+    table = Table(title=plain(f"{where.ticker} facts"), show_lines=False)
     for column in ("concept", "label", "period", "value", "document", "page", "uid"):
         table.add_column(column, overflow="fold")
     for fact in facts:
-        table.add_row(
-            fact.concept or "",
-            fact.label,
-            period_text(fact),
-            printed_value(fact),
-            fact.doc_label,
-            str(fact.page_index),
-            fact.uid,
+        table.add_row(  # labels are read from filings: "[a]" is text, not markup
+            *(
+                plain(cell)
+                for cell in (
+                    fact.concept or "",
+                    fact.label,
+                    period_text(fact),
+                    printed_value(fact),
+                    fact.doc_label,
+                    str(fact.page_index),
+                    fact.uid,
+                )
+            )
         )
     console.print(table)
     console.print(f"{len(facts)} facts (page: zero-based page_index)")

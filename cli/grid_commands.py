@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cli.errors import EXIT_FAILED, fail, stderr
+from cli.errors import EXIT_FAILED, fail, show_error, stderr
 from cli.terminal_text import for_terminal
 from retrieval.coverage import OutsideGridError, check_filter, describe_coverage
 from retrieval.embedding_job import embed_missing
@@ -23,6 +23,7 @@ from retrieval.open_store import describe_location, open_store
 from retrieval.pages import normalise_doc_type
 from retrieval.periods import parse_fq, parse_fy
 from retrieval.search import HybridSearcher, SearchSettings, with_snippets
+from retrieval.sqlite_store import NotAGridStore
 from retrieval.store import GridFilter
 from retrieval.store_info import backend_lines, embed_job_setting
 from retrieval.vectors_file import read_vectors_file, vectors_beside
@@ -55,6 +56,15 @@ def _seeded(path: Path | str) -> None:
     stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
 
 
+def _open_grid(store: str | None, seed_if_empty: bool = True):
+    """The grid at ``store``; a file that is not one (``--store mlflow.db``) is a one-line
+    error, before anything is written into it."""
+    try:
+        return open_store(store, seed_if_empty=seed_if_empty, on_seed=_seeded)
+    except NotAGridStore as exc:
+        raise fail(str(exc)) from None
+
+
 def ingest_command(
     path: Annotated[Path, typer.Argument(help="folder of filing PDFs, a PDF, or pages.jsonl.gz")],
     store: StoreOption = None,
@@ -79,7 +89,7 @@ def ingest_command(
     if embed not in ("auto", "now", "background", "skip"):
         raise fail(f"--embed must be auto, now, background or skip, not {embed!r}")
     if not path.exists():
-        raise fail(f"{for_terminal(path)} does not exist")
+        raise fail(f"{path} does not exist")
     if vectors is not None and not vectors.is_file():
         raise fail(f"--vectors {vectors}: no such file")
     vectors = vectors or vectors_beside(path)
@@ -87,7 +97,7 @@ def ingest_command(
         shipped = read_vectors_file(vectors) if vectors else None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    grid = open_store(store, seed_if_empty=False)
+    grid = _open_grid(store, seed_if_empty=False)
     total = count_documents(path)
     with _progress() as progress:
         task = progress.add_task("ingesting documents", total=total)
@@ -107,6 +117,17 @@ def ingest_command(
         )
     for name in report.ignored:
         stderr.print(f"[dim]ignored[/] {for_terminal(name)}: not a PDF", highlight=False)
+    for name, why in report.warnings:
+        stderr.print(
+            f"[yellow]warning[/] {for_terminal(name)}: {for_terminal(why)}", highlight=False
+        )
+    if report.duplicates:
+        stderr.print(
+            f"[yellow]warning[/] {report.duplicates:,} page rows repeated a page of their "
+            f"document (same doc_name and page_num; {report.duplicates_differing:,} with "
+            "different content): each page is stored once, from its last row",
+            highlight=False,
+        )
     stats = grid.stats()
     console.print(
         f"ingested {report.documents} documents, {report.pages} pages "
@@ -114,6 +135,8 @@ def ingest_command(
         f"(grid: {stats['documents']} documents, {stats['pages']} pages); "
         f"{report.facts} statement facts"
     )
+    if report.file_error:
+        show_error(f"{report.file_error}; the documents read before it are stored")
     if shipped:
         console.print(
             f"vectors from {shipped.path}: {report.vectors_used} pages matched; "
@@ -124,7 +147,7 @@ def ingest_command(
         _embed_inline(grid)
     elif embed != "skip" and missing:
         _embed_in_background(grid, missing)
-    if report.skipped:
+    if report.skipped or report.file_error:
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -156,7 +179,7 @@ def embed_command(
     embedder: Annotated[str, typer.Option(help="minilm (offline) or openai[:MODEL]")] = "minilm",
 ) -> None:
     """Fill in missing page vectors (resumable; unchanged pages are never re-embedded)."""
-    grid = open_store(store, seed_if_empty=False)
+    grid = _open_grid(store, seed_if_empty=False)
     try:
         done = _embed_inline(grid, embedder)
     except (ValueError, RuntimeError) as exc:
@@ -215,7 +238,7 @@ def grid_command(ctx: typer.Context, store: StoreOption = None) -> None:
     """What the grid holds: tickers, fiscal periods, pages, vector coverage and backend."""
     if ctx.invoked_subcommand is not None:
         return
-    grid = open_store(store, on_seed=_seeded)
+    grid = _open_grid(store)
     stats = grid.stats()
     table = Table(title=describe_location(grid))
     for column in ("ticker", "company", "periods", "pages"):

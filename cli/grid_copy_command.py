@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.errors import fail, stderr
+from cli.errors import fail, say
 from cli.grid_commands import _progress, console
 from retrieval.grid_copy import copy_grid, document_names
 from retrieval.open_store import describe_location, open_store
@@ -36,13 +36,14 @@ def copy_command(
         raise fail(str(exc)) from None
     stats = dst.stats()
     if report.skipped:
-        stderr.print(f"{report.skipped} documents were already there, unchanged: skipped")
+        say(f"{report.skipped} documents were already there, unchanged: skipped")
     console.print(
         f"copied {report.documents} documents ({report.pages} pages, {report.vectors} vectors, "
         f"{report.facts} facts) from {describe_location(src)} to {describe_location(dst)} "
         f"(now: {stats['documents']} documents, {stats['pages']} pages, "
         f"{stats['vectors']} vectors)",
         highlight=False,
+        markup=False,  # the stores are named as the user gave them, brackets and all
     )
 
 

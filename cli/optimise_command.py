@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from cli.errors import fail, stderr
+from cli.errors import fail, say
 from cli.eval_command import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
@@ -87,7 +87,7 @@ def optimise_command(
         track=track,
     )
     try:
-        outcome = optimise_program(job, lambda line: stderr.print(line, highlight=False))
+        outcome = optimise_program(job, say)
     except BadRunRequest as exc:
         raise fail(str(exc)) from None
     base_dev, base_test, dev, test = outcome.base_dev, outcome.base_test, outcome.dev, outcome.test
@@ -105,7 +105,9 @@ def optimise_command(
     )
     console.print(
         f"saved {folder}/program.json ({selected} prompts); "
-        f"use it with: research ask --program {folder}"
+        f"use it with: research ask --program {folder}",
+        highlight=False,
+        markup=False,  # --out-dir and --name are the user's: brackets are text
     )
 
 

@@ -15,15 +15,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cli.terminal_text import for_terminal
-
 # A scratch file this large must fit where the output goes: a long report with its run
 # record is well under it, so a disk too full for the probe is too full for the output.
 PROBE_BYTES = 256 * 1024
 
 
 class OutputError(ValueError):
-    """A destination that cannot take the file; the message says which and why."""
+    """A destination that cannot take the file; the message says which and why.
+
+    Messages are plain text with paths as given: ``cli.errors`` makes them safe to print.
+    """
 
 
 def _space_check(folder: Path, shown: str) -> None:
@@ -45,20 +46,20 @@ def check_destination(path: Path | None, option: str) -> None:
     """
     if path is None:
         return
-    shown = f"{option} {for_terminal(path)}"
+    shown = f"{option} {path}"
     folder = path.parent
     if path.is_dir():
         raise OutputError(f"{shown} is a folder: name a file in it")
     if not folder.exists():
-        raise OutputError(f"{shown}: the folder {for_terminal(folder)} does not exist")
+        raise OutputError(f"{shown}: the folder {folder} does not exist")
     if not folder.is_dir():
-        raise OutputError(f"{shown}: {for_terminal(folder)} is not a folder")
+        raise OutputError(f"{shown}: {folder} is not a folder")
     if path.exists() and not os.access(path, os.W_OK):
         raise OutputError(f"{shown}: the file is not writable")
     if path.exists() and not path.is_file():
         return
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"{shown}: cannot create files in {for_terminal(folder)}")
+        raise OutputError(f"{shown}: cannot create files in {folder}")
     _space_check(folder, shown)
 
 
@@ -95,7 +96,7 @@ def not_saved(result: Any, problems: list[str]) -> str:
     if run is not None and result.saved_error is None:
         with contextlib.suppress(OSError):
             run.update(status=FAILED, error=f"output not written: {message}")
-        where = f"the report is kept in {for_terminal(result.path / 'report.md')}"
+        where = f"the report is kept in {result.path / 'report.md'}"
     else:
         where = "the report printed above is the only copy"
-    return f"could not write {for_terminal(message)}; {where}"
+    return f"could not write {message}; {where}"

@@ -12,7 +12,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from cli.errors import stderr
+from cli.errors import say
+from cli.terminal_text import printable
 from runs.meta_shape import UNREADABLE
 from runs.paths import runs_dir
 from runs.run_dir import FAILED, INCOMPLETE, INTERRUPTED, RUNNING, list_runs
@@ -38,7 +39,7 @@ def runs_command(
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     if not rows:
-        stderr.print(f"no runs yet in {runs_dir()}")
+        say(f"no runs yet in {runs_dir()}")
         return
     # Fixed columns, then the question in whatever width is left: one greppable line per run.
     rows_text = [
@@ -48,7 +49,7 @@ def runs_command(
             row["status"],
             f"{row['slices_done']}/{row['slices']}",
             f"{row['probes_done']}/{row['probes']}",
-            _clip(row["model"], MODEL_WIDTH),
+            _clip(printable(row["model"]), MODEL_WIDTH),
         ]
         for row in rows
     ]
@@ -58,7 +59,7 @@ def runs_command(
     console.print(_line(header, widths) + "QUESTION", style="bold", highlight=False)
     for cells, row in zip(rows_text, rows, strict=True):
         shown = row["error"] if row["status"] == UNREADABLE else row["question"]  # why
-        line = _line(cells, widths) + _clip(shown, room)
+        line = _line(cells, widths) + _clip(printable(shown), room)
         console.print(line, style=STATUS_STYLE.get(row["status"]), highlight=False, markup=False)
 
 

@@ -9,33 +9,103 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import dspy
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lm import language_models
 from lm.language_models import AGENT_NAMES, LMConfigError, LMSpec
+from lm.redaction import redact
 
-_SPEC_KEYS = {f.name for f in fields(LMSpec)}
-_FILE_KEYS = {"lm": "model", **{name: name for name in _SPEC_KEYS if name != "model"}}
-_TYPES: dict[str, tuple[type, ...]] = {
-    "model": (str,),
-    "api_base": (str,),
-    "temperature": (int, float),
-    "max_tokens": (int,),
-    "timeout": (int, float),
-    "num_retries": (int,),
-    "cache": (bool,),
-    "n_ctx": (int,),
+MAX_TOKENS_LIMIT = 1_000_000  # beyond any model's output window: a typo, not a setting
+MAX_TIMEOUT_S = 86_400.0  # a day for one request: beyond that the run is stuck, not slow
+MAX_RETRIES = 10  # as `--retries`: more only multiplies the cost of a dead provider
+N_CTX_RANGE = (256, 1_048_576)  # llama.cpp needs room for the prompt; no model has more
+
+
+class AgentSettings(BaseModel):
+    """What one table of the file may set, each value checked against what can run.
+
+    TOML accepts `max_tokens = -5` or `temperature = 1e309` (infinity) as readily as a
+    sensible value, and a provider would only refuse them mid-run, after other agents had
+    spent calls, or not at all (llama.cpp takes a negative budget as "unlimited"). Strict:
+    `max_tokens = 1.5` or `cache = 1` is refused rather than coerced into something the user
+    did not write. Each field's description is the wording of its error message.
+    """
+
+    # The defaults are placeholders, never used nor validated: only the keys a table sets
+    # are checked and taken (`model_dump(include=…)`), the rest inherit from [default].
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+
+    model: str = Field(default="", min_length=1, description="a model string, e.g. openai/gpt-4.1")
+    api_base: str = Field(
+        default="",
+        pattern=r"^https?://[^\s]+$",
+        description="an http:// or https:// server address, e.g. http://localhost:8000/v1",
+    )
+    temperature: float = Field(
+        default=0.0, ge=0.0, le=2.0, description="a finite number from 0 to 2"
+    )
+    max_tokens: int = Field(
+        default=1, ge=1, le=MAX_TOKENS_LIMIT, description=f"from 1 to {MAX_TOKENS_LIMIT:,}"
+    )
+    timeout: float = Field(
+        default=1.0,
+        gt=0.0,
+        le=MAX_TIMEOUT_S,
+        description=f"a number of seconds above 0 and at most {MAX_TIMEOUT_S:,.0f}",
+    )
+    num_retries: int = Field(
+        default=0, ge=0, le=MAX_RETRIES, description=f"from 0 to {MAX_RETRIES}"
+    )
+    cache: bool = Field(default=True, description="true or false")
+    n_ctx: int = Field(
+        default=N_CTX_RANGE[0],
+        ge=N_CTX_RANGE[0],
+        le=N_CTX_RANGE[1],
+        description=f"from {N_CTX_RANGE[0]:,} to {N_CTX_RANGE[1]:,} tokens",
+    )
+
+
+_FILE_KEYS = {
+    "lm": "model",
+    **{name: name for name in AgentSettings.model_fields if name != "model"},
 }
+_KEY_OF = {name: key for key, name in _FILE_KEYS.items()}
+# The Python type names the old hand-written check used; kept, since users know them.
+_TYPE_ERRORS = {
+    "string_type": "str",
+    "int_type": "int",
+    "float_type": "int or float",
+    "bool_type": "bool",
+}
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, with URL credentials masked."""
+    return redact(repr(value))
+
+
+def _settings_error(exc: ValidationError, section: Mapping[str, Any], where: str) -> str:
+    """One line for the first problem pydantic found: the file and table, the key, what it
+    must be and what it is."""
+    error = exc.errors(include_url=False)[0]
+    name = str(error["loc"][0])
+    key = _KEY_OF.get(name, name)
+    value = section.get(key)
+    expected = _TYPE_ERRORS.get(error["type"])
+    if expected is None:
+        field_info = AgentSettings.model_fields.get(name)
+        expected = (field_info.description if field_info else None) or error["msg"]
+    return f"{where}: {key} must be {expected}, got {_shown(value)}"
 
 
 def _spec_fields(section: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Validate one TOML table into LMSpec field values (`lm` is the model string)."""
-    values: dict[str, Any] = {}
-    for key, value in section.items():
+    for key in section:
         if "key" in key.lower():
             raise LMConfigError(
                 f"{where}: {key!r} is not allowed: API keys are read only from environment "
@@ -45,13 +115,12 @@ def _spec_fields(section: Mapping[str, Any], where: str) -> dict[str, Any]:
             raise LMConfigError(
                 f"{where}: unknown setting {key!r}; allowed: " + ", ".join(sorted(_FILE_KEYS))
             )
-        name = _FILE_KEYS[key]
-        allowed = _TYPES[name]
-        if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
-            expected = " or ".join(t.__name__ for t in allowed)
-            raise LMConfigError(f"{where}: {key} must be {expected}, got {value!r}")
-        values[name] = float(value) if float in allowed and not isinstance(value, bool) else value
-    return values
+    values = {_FILE_KEYS[key]: value for key, value in section.items()}
+    try:
+        settings = AgentSettings.model_validate(values)
+    except ValidationError as exc:
+        raise LMConfigError(_settings_error(exc, section, where)) from None
+    return settings.model_dump(include=set(values))
 
 
 def parse_agent_overrides(
@@ -109,6 +178,14 @@ def load_agent_overrides(path: str | Path, base: LMSpec | None = None) -> dict[s
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise LMConfigError(f"Agent model file not found: {path}") from None
+    except IsADirectoryError:
+        raise LMConfigError(f"Agent model file {path} is a folder: name a TOML file") from None
+    except OSError as exc:  # permission denied, an I/O error: the reason, with the file
+        raise LMConfigError(f"cannot read agent model file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise LMConfigError(
+            f"{path} is not valid TOML: not UTF-8 text (byte {exc.start})"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise LMConfigError(f"{path} is not valid TOML: {exc}") from None
     return parse_agent_overrides(data, base=base, source=str(path))
@@ -139,4 +216,4 @@ def apply_agent_lms(program: Any, overrides: Mapping[str, LMSpec | dspy.LM]) -> 
     return applied
 
 
-__all__ = ["apply_agent_lms", "load_agent_overrides", "parse_agent_overrides"]
+__all__ = ["AgentSettings", "apply_agent_lms", "load_agent_overrides", "parse_agent_overrides"]

@@ -18,7 +18,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import dspy
 
-REDACTED = "REDACTED"
+from lm.redaction import REDACTED
+
 MIN_SECRET_CHARS = 8  # shorter query values ("v=1", "model=x") are settings, not keys
 
 _secrets: set[str] = set()

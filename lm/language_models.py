@@ -29,6 +29,7 @@ import dspy
 
 from lm.cache_credentials import mask_in_cache
 from lm.local_engine import DEFAULT_NAME, LlamaCppEngine, LocalModelError
+from lm.redaction import redact
 
 AGENT_NAMES: tuple[str, ...] = (
     "planner",
@@ -121,9 +122,18 @@ class LMSpec:
         return model.split("/", 1)[0] if "/" in model else "openai"
 
     def describe(self) -> str:
-        """One line for logs and run records, e.g. `hosted_vllm/qwen @ http://…/v1`."""
+        """One line for logs and run records, e.g. `hosted_vllm/qwen @ http://…/v1`.
+
+        The server's credentials are masked (`http://REDACTED@host/v1`): this line is shown
+        on terminals, logged and stored, so it must never carry a password or key.
+        """
         model = self.model or (DEFAULT_LOCAL_MODEL if self.api_base is None else "(served)")
-        return f"{model} @ {self.api_base}" if self.api_base else model
+        return f"{model} @ {redact(self.api_base)}" if self.api_base else model
+
+    @property
+    def shown_api_base(self) -> str | None:
+        """`api_base` as messages may show it: with its credentials masked."""
+        return redact(self.api_base) if self.api_base else self.api_base
 
 
 # ── building ────────────────────────────────────────────────────────────────────────────────
@@ -244,7 +254,7 @@ def list_server_models(spec: LMSpec, timeout: float = 5.0) -> list[str]:
 
     if spec.api_base is None:
         raise LMConfigError("list_server_models needs an api_base")
-    base = _server_check_base(spec)
+    base = redact(_server_check_base(spec))  # for messages only: never show its credentials
     try:
         page = _openai_client(spec, timeout).models.list()
     except openai.AuthenticationError as exc:
@@ -258,8 +268,9 @@ def list_server_models(spec: LMSpec, timeout: float = 5.0) -> list[str]:
             "is --api-base its OpenAI-compatible address (usually ending in /v1)?"
         ) from exc
     except openai.APIConnectionError as exc:
+        cause = redact(str(exc.__cause__ or exc))  # an httpx error may quote the URL
         raise LMUnreachableError(
-            f"No server answers at {base} ({exc.__cause__ or exc}): start it, or check "
+            f"No server answers at {base} ({cause}): start it, or check "
             "--api-base (an OpenAI-compatible address, usually ending in /v1)."
         ) from exc
     except openai.APIStatusError as exc:
@@ -277,7 +288,7 @@ def _only_served_model(spec: LMSpec) -> str:
         return served[0]
     listing = ", ".join(served) if served else "none"
     raise LMConfigError(
-        f"The server at {spec.api_base} serves {len(served)} models ({listing}): "
+        f"The server at {spec.shown_api_base} serves {len(served)} models ({listing}): "
         "choose one with --lm."
     )
 
@@ -318,12 +329,12 @@ def check_lm_reachable(spec: LMSpec | None = None, timeout: float = 5.0) -> None
             and len(served) > 1
         ):
             raise LMConfigError(
-                f"The server at {spec.api_base} does not serve {wanted!r}; it serves: "
+                f"The server at {spec.shown_api_base} does not serve {wanted!r}; it serves: "
                 + ", ".join(served)
             )
         if wanted is None and len(served) != 1:
             raise LMConfigError(
-                f"The server at {spec.api_base} serves {len(served)} models "
+                f"The server at {spec.shown_api_base} serves {len(served)} models "
                 f"({', '.join(served) or 'none'}): choose one with --lm."
             )
         return

@@ -18,6 +18,7 @@ from lm import language_models as lms
 from lm.agent_overrides import load_agent_overrides
 from lm.language_models import LMSpec
 from lm.policies import RetryPolicy, RunGuard
+from lm.redaction import redact
 from lm.resilient_lm import ResilientLM, RunResilience
 
 
@@ -76,7 +77,9 @@ def build_models(
             overrides=_wrapped(overrides, resilience),
         )
     except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelSetupError(str(exc)) from None
+        # Every message that leaves here is shown or logged; a client library's own error
+        # text may quote the server URL, credentials and all.
+        raise ModelSetupError(redact(str(exc))) from None
 
 
 def _resilience(

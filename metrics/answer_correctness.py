@@ -274,6 +274,22 @@ def _key_numbers(gold: str, tokens: list[NumberToken]) -> list[NumberToken]:
     ]  # fmt: skip
 
 
+def gold_figures(gold: Any) -> list[NumberToken]:
+    """The figures a correct answer must state: a numeric gold's number, or the numbers in a
+    textual gold's headline outside parentheses (empty when the gold states none)."""
+    tokens = _gold_tokens(gold)
+    return tokens if is_numeric_gold(gold) else _key_numbers(_gold_text(gold), tokens)
+
+
+def states_gold_figures(text: str, gold: Any) -> bool | None:
+    """Whether ``text`` states every figure of the gold (None: the gold states none)."""
+    figures = gold_figures(gold)
+    if not figures:
+        return None
+    tokens = extract_numbers(report_text(text))
+    return all(number_found(g, tokens) for g in figures)
+
+
 def _in_parentheses(text: str, pos: int) -> bool:
     """``… operating activities ($1.8 bn)``: an aside, not the fact asked for."""
     return text.rfind("(", 0, pos) > text.rfind(")", 0, pos)

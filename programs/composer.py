@@ -9,7 +9,8 @@ A question that came down to one probe of one slice is answered by that probe's 
 answer as it stands, and findings that cite no page get no answer: neither makes an LM
 call. A sentence the model wrote without a mark keeps one when it restates a cited
 finding (the finding's own markers, found by code:
-:func:`programs.attribution.attribute_to_findings`).
+:func:`programs.attribution.attribute_to_findings`); one that names a company and cites
+none of its filings is removed (:mod:`programs.company_check`).
 """
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ from citations.markup import CitedAnswer, iter_markers
 from citations.sentences import without_uncited
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
+from programs.company_check import drop_misattributed
 from programs.figure_table import (
+    figure_changes,
     figure_rows,
     figure_sentences,
     formula_notes,
     with_figure_citations,
 )
 from programs.synthesiser import merge_parts, with_references
+from retrieval.companies import Company, load_companies
 from signatures.composer import ComposeReport, TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import SliceReport
@@ -108,9 +112,13 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
 
 
 class ReportComposer(dspy.Module):
-    def __init__(self, include_slice_summaries: bool = True) -> None:
+    def __init__(
+        self, include_slice_summaries: bool = True, companies: Sequence[Company] | None = None
+    ) -> None:
         super().__init__()
         self.include_slice_summaries = include_slice_summaries
+        # Who a sentence names, to check it cites that company's filings.
+        self.companies = tuple(companies) if companies is not None else load_companies()
         self.compose = dspy.Predict(ComposeReport)
 
     def forward(
@@ -157,6 +165,7 @@ class ReportComposer(dspy.Module):
                 )
                 prose = with_references(str(out.report_markdown or ""), merged.references)
                 prose, _ = attribute_to_findings(prose, merged)
+                prose, _ = drop_misattributed(prose, self.companies)
                 prose = prose.model_copy(update={"body": without_uncited(prose.body)})
                 rows = code_rows or _rows(out.comparison_rows)
             except Exception as exc:
@@ -171,6 +180,10 @@ class ReportComposer(dspy.Module):
                 body=figure_sentences(slices, figure_numbers), references=merged.references
             )
             cited = True
+        if cited and (changes := figure_changes(slices, figure_numbers)):
+            # Every period's figure, the change and its direction: computed, never written.
+            body = prose.body.rstrip() + "\n\n" + " ".join(changes)
+            prose = prose.model_copy(update={"body": body})
         blocks = [f"## Answer\n\n{prose.body.strip()}" if cited else "## Answer"]
         if not cited or (error and not from_figures):
             # As for slices: an answer that cites nothing is not shown as one.

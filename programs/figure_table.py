@@ -8,7 +8,9 @@ own citation numbers. No model writes a digit of either.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.renumbering import rewrite_markers
@@ -90,3 +92,61 @@ def figure_sentences(slices: Sequence[SliceReport], numbers: dict[str, int]) -> 
                 title = lower_first(figure.title)
                 lines.append(f"{report.slice.label}: {title} was {figure.text}{markers}.")
     return "\n\n".join(lines)
+
+
+_SCALE_RE = re.compile(r"\b(thousand|million|billion|trillion)\b")
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def _amount(value: float, like: Figure) -> str:
+    """``value`` written as ``like`` writes its figure: currency sign, scale word, decimals."""
+    decimals = len(m.group(1)) if (m := re.search(r"\d\.(\d+)", like.text)) else 0
+    word = m.group(1) if (m := _SCALE_RE.search(like.text)) else ""
+    # A figure's value is in units (dollars); its text in the scale it was printed in.
+    printed = (
+        abs(value) / _SCALES[word] if word and abs(like.value) >= _SCALES[word] else abs(value)
+    )
+    sign = "$" if "$" in like.text else ""
+    return f"{sign}{printed:,.{decimals}f}" + (f" {word}" if word else "")
+
+
+def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) -> str:
+    """``MMM capital expenditure went from $1,577 million in FY2021 to $1,749 million in
+    FY2022, up $172 million (+10.9%)¹²``: both figures, the change and its direction, by
+    code. A percentage's change is in percentage points; a fall in a figure is "down"
+    whatever the figure means (whether that is better is the analyst's reading)."""
+    delta = after.value - before.value
+    direction = "up" if delta > 0 else "down" if delta < 0 else "unchanged"
+    title = lower_first(after.title)
+    head = (
+        f"{ticker} {title} went from {before.text} in {before.period} to {after.text} in "
+        f"{after.period}"
+    )
+    if direction == "unchanged":
+        return f"{head}, unchanged{markers}."
+    if "%" in after.text:
+        return f"{head}, {direction} {abs(delta):.1f} percentage points{markers}."
+    relative = f" ({delta / abs(before.value):+.1%})" if before.value else ""
+    return f"{head}, {direction} {_amount(delta, after)}{relative}{markers}."
+
+
+def figure_changes(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
+    """One sentence per consecutive pair of periods of the same figure of the same company
+    (a trend or multi-year question's answer states every period, the change and its
+    direction, each cited); nothing when no figure spans two periods."""
+    series: dict[tuple[str, str, str], list[tuple[tuple[int, int], Figure]]] = {}
+    for report in slices:
+        ref = report.slice
+        for figure in slice_figures(report):
+            if _markers(figure, numbers):
+                key = (ref.ticker, figure.title, figure.unit)
+                series.setdefault(key, []).append(((ref.fy, ref.fq or 4), figure))
+    sentences = []
+    for (ticker, _, _), points in series.items():
+        points.sort(key=lambda point: point[0])
+        for (_, before), (_, after) in pairwise(points):
+            if before.period == after.period:
+                continue
+            marks = sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers})
+            sentences.append(change_sentence(ticker, before, after, render_marker(marks)))
+    return sentences

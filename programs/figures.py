@@ -63,6 +63,23 @@ def asks_to_choose(question: str) -> bool:
     return _CHOOSING_RE.search(question.strip()) is not None
 
 
+#: What a figure alone does not answer: a cause, a judgement, an expectation, a choice.
+_BEYOND_FIGURE_RE = re.compile(
+    r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
+    r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
+    r"strateg\w*|health\w*|meaningful|useful|relevant|sustainab\w*|concern\w*|segments?|"
+    r"regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|should)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_beyond_figure(question: str) -> bool:
+    """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
+    choice): then the model's probes research the rest; otherwise the figure, read by code,
+    is the whole research and no probe drifts into what nobody asked."""
+    return _BEYOND_FIGURE_RE.search(question) is not None
+
+
 def _absolute(formula: str, definitions: dict[str, str]) -> bool:
     """True if the formula names fixed years (growth from FY2018 to FY2022), not "this year"."""
     try:

@@ -41,12 +41,14 @@ from citations.verification import verify_answer
 from lm.faults import LMUnavailable
 from metrics.numbers import extract_numbers
 from programs.attribution import attribute_uncited, drop_uncited_numbers
+from programs.draft_checks import draft_problem
 from programs.events import EventEmitter
 from programs.figures import Figures, slice_period
 from programs.quotes import drop_copied_lines
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from retrieval.passages import DEFAULT_BUDGET, select_passage
+from retrieval.query import follow_up_query
 from retrieval.search import Hit
 from retrieval.store import GridFilter
 from retrieval.tool import EquitySearchTool, page_hit
@@ -231,6 +233,8 @@ class ProbeLoop:
         rounds: list[dict[str, Any]] = []
         answer = CitedAnswer()
         feedback: list[str] = []
+        next_query = probe.probe_question
+        asked = probe.probe_question  # every query searched so far, for follow_up_query
         insufficient, reason = False, ""
         for number in range(1, self.max_rounds + 1):
             searches: list[dict[str, Any]] = []
@@ -253,6 +257,7 @@ class ProbeLoop:
                     probe_question=probe.probe_question,
                     previous_draft=numbered_markdown(answer, tool.numbers),
                     reviewer_feedback="\n".join(f"- {p}" for p in feedback),
+                    first_query=next_query,
                 )
                 raw = str(pred.answer_markdown or "")
             except Exception as exc:
@@ -314,7 +319,29 @@ class ProbeLoop:
                     round_number=number,
                     max_rounds=self.max_rounds,
                 )
+            reviewed = verdict
             verdict = self._guard(verdict, answer, number, probe.probe_question)
+            if (
+                verdict is reviewed
+                and verdict.parsed
+                and not verdict.done
+                and answer.references.footnotes
+            ):
+                # The reviewer's own follow-ups: each becomes a new query, or, when none
+                # names anything the probe did not already search, the loop ends here.
+                queries = [q for f in verdict.follow_up_prompts if (q := follow_up_query(f, asked))]
+                if not queries:
+                    # Unsatisfied, with nothing new to look for: closed as the last round
+                    # would close it (its words kept under a dagger), rounds earlier.
+                    verdict = ReviewVerdict(
+                        done=True,
+                        insufficient_evidence=True,
+                        parsed=verdict.parsed,
+                        reason=verdict.reason
+                        or "the reviewer's follow-ups name nothing new to search",
+                    )
+            else:
+                queries = []
             entry["verdict"] = verdict.model_dump()
             emit.emit("verdict", label, title, _describe(verdict, number))
             if verdict.done:
@@ -325,6 +352,8 @@ class ProbeLoop:
                 insufficient, reason = True, f"reviewer unsatisfied after {number} rounds"
                 break
             feedback = verdict.follow_up_prompts
+            next_query = queries[0] if queries else probe.probe_question
+            asked += " " + next_query
         result = ProbeAnswer(
             index=index,
             probe_title=title,
@@ -413,6 +442,12 @@ class ProbeLoop:
                 follow_up_prompts=["Cite a retrieved page for every sentence and number."],
                 parsed=verdict.parsed,
                 reason="draft cites no retrieved page",
+            )
+        elif accepted and (problem := draft_problem(question, answer)):
+            # Sent back, not accepted: a draft that contradicts itself or answers another
+            # figure than the one asked (an amount for a percentage, a year for an average).
+            verdict = ReviewVerdict(
+                done=False, follow_up_prompts=[problem], parsed=verdict.parsed, reason=problem
             )
         elif accepted and leaves_amount_unstated(question, answer):
             # Closed, not sent back: asked for the figure, the 1.5B model wrote "$5 million"

@@ -40,13 +40,14 @@ from citations.daggers import SliceRef
 from programs.checkpoints import NO_CHECKPOINT, Checkpoint
 from programs.composer import ReportComposer
 from programs.events import EventEmitter, ResearchEvent
-from programs.figures import Figures
+from programs.figures import Figures, asks_beyond_figure
 from programs.planner import SlicePlanner
 from programs.probe_loop import LockedSearcher, ProbeLoop, ProbeOutcome, citation_of
 from programs.probes import ProbeGenerator, question_probe
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.synthesiser import SliceSynthesiser, merge_parts
+from retrieval.mentions import company_mentions
 from retrieval.passages import DEFAULT_BUDGET
 from retrieval.search import Hit, HybridSearcher
 from retrieval.store import GridCell
@@ -122,7 +123,9 @@ class ResearchProgram(dspy.Module):
         )
         self.reviewer = Reviewer(max_follow_ups=s.max_follow_ups)
         self.synthesiser = SliceSynthesiser()
-        self.composer = ReportComposer(include_slice_summaries=s.include_slice_summaries)
+        self.composer = ReportComposer(
+            include_slice_summaries=s.include_slice_summaries, companies=self.planner.companies
+        )
         self.observer: Callable[[ResearchEvent], None] | None = None
         # Where finished work is saved and found again (resume); None: a run keeps nothing.
         self.checkpoint: Checkpoint | None = None
@@ -141,12 +144,16 @@ class ResearchProgram(dspy.Module):
 
     def _generate_probes(self, question: str, ref: SliceRef) -> dspy.Prediction:
         """The model's probes, after the figure probe when the question asks for a figure
-        the slice's statements hold (it takes one of the probe slots; with one slot, the
-        figure is the whole research and no model call is made)."""
+        the slice's statements hold. The figure takes one probe slot; it is the whole
+        research (no model call) with one slot, or when the question asks nothing beyond
+        the figure (a cause, a judgement, an outlook): more probes would re-research it."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
         if figure is None:
-            return self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
-        if self.settings.max_probes == 1:
+            pred = self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
+            return dspy.Prediction(
+                probes=self._own_company(pred.probes, question, ref), error=pred.error
+            )
+        if self.settings.max_probes == 1 or not asks_beyond_figure(question):
             return dspy.Prediction(probes=[figure], error=None)
         pred = self.probes(
             question=question,
@@ -154,7 +161,22 @@ class ResearchProgram(dspy.Module):
             slice_context=self._slice_context(ref),
             max_probes=self.settings.max_probes - 1,
         )
-        return dspy.Prediction(probes=[figure, *pred.probes], error=pred.error)
+        own = self._own_company(pred.probes, question, ref)
+        return dspy.Prediction(probes=[figure, *own], error=pred.error)
+
+    def _own_company(self, probes: Sequence[Probe], question: str, ref: SliceRef) -> list[Probe]:
+        """The probes about this slice's company: a model's probe that names another company
+        is dropped, because a slice's searches are locked to its own filings and
+        cross-company comparison is the composer's job, from each slice's cited figures.
+        The user's question itself is always on topic; with nothing left, it is the probe."""
+        companies, cells = self.planner.companies, self.cells
+        kept = [
+            p
+            for p in probes
+            if p.probe_question == question
+            or {t for _, t in company_mentions(p.probe_question, companies, cells)} <= {ref.ticker}
+        ]
+        return kept or [question_probe(question)]
 
     def _run_probe(
         self, question: str, ref: SliceRef, probe: Probe, index: int, emit: EventEmitter

@@ -8,8 +8,9 @@ builds the prompt once from a prototype tool (same name, arguments and descripti
 takes the real tool per call. A per-turn search budget is enforced in code: the model is
 told when it is spent, and the loop ends after at most ``max_searches`` tool steps.
 
-The first step is code's: a search for the probe question (or the reviewer's first
-follow-up), so the model starts from passages instead of from an empty trajectory; two
+The first step is code's: a search for the probe question (in later rounds, the query the
+probe loop made of the reviewer's follow-up), so the model starts from passages instead of
+from an empty trajectory; two
 failed tool calls, or one call repeated with the same arguments, end a turn. With
 ``answer_first`` (the default), a first draft is written from that search alone, and the
 tool loop runs only on the reviewer's follow-ups: on a small local model every loop step
@@ -106,18 +107,16 @@ class Researcher(dspy.ReAct):
             tool.slice_function(budget=self.max_searches, on_search=on_search)
         )
 
-    def _first_search(self, search: dspy.Tool, input_args: dict[str, Any]) -> dict[str, Any]:
-        """The trajectory's first step, taken by code: a search for the probe question (for
-        the reviewer's first follow-up, in later rounds). Every probe needs that search, and
-        a small model's first tool call is its most error-prone step."""
-        follow_ups = [
-            line.strip().lstrip("-• ").strip()
-            for line in str(input_args.get("reviewer_feedback") or "").splitlines()
-        ]
+    def _first_search(
+        self, search: dspy.Tool, input_args: dict[str, Any], first_query: str | None = None
+    ) -> dict[str, Any]:
+        """The trajectory's first step, taken by code: a search for ``first_query`` (the
+        probe loop's query for this round: the probe question, then the content of the
+        reviewer's follow-up, ``retrieval.query.follow_up_query``), else the probe question.
+        Every probe needs that search, and a small model's first tool call is its most
+        error-prone step."""
         probe = str(input_args.get("probe_question") or input_args.get("question") or "")
-        query = (next((f for f in follow_ups if f), probe) or "financial statements")[
-            :MAX_QUERY_CHARS
-        ]
+        query = (first_query or probe or "financial statements")[:MAX_QUERY_CHARS]
         try:
             observation: Any = search(query=query)
         except Exception as err:
@@ -188,8 +187,9 @@ class Researcher(dspy.ReAct):
     ) -> dspy.Prediction:
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
+        first_query = input_args.pop("first_query", None)
         search = self.locked_tool(tool, on_search)
-        trajectory = self._first_search(search, input_args)
+        trajectory = self._first_search(search, input_args, first_query)
         if not (self.answer_first and _first_draft(input_args)):
             # The loop's tools: the same search (its budget counts the first search too).
             tools = {

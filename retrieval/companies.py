@@ -28,7 +28,15 @@ class Company:
 def load_companies(path: str | None = None) -> tuple[Company, ...]:
     """Companies from ``path``, ``$WISSEN_COMPANIES`` or the bundled map."""
     source = Path(path or os.environ.get("WISSEN_COMPANIES") or BUNDLED_COMPANIES)
-    raw = json.loads(source.read_text())
+    try:
+        raw = json.loads(source.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict) or not all(
+            isinstance(info, dict) and isinstance(info.get("ticker"), str) for info in raw.values()
+        ):
+            raise ValueError('expected {"Company name": {"ticker": "TICK", ...}, ...}')
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        # A company map is a file the user named (--companies, $WISSEN_COMPANIES): say which.
+        raise ValueError(f"cannot read the company map {source}: {exc}") from None
     return tuple(
         Company(
             name=name,

@@ -10,6 +10,7 @@ embeddings instead; vectors remember which model made them so the two never mix.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
@@ -85,13 +86,66 @@ class OpenAIEmbedder:
         self.client = OpenAI(base_url=base_url)
         self.model_id = f"openai/{model}"
         self._model = model
-        self.dim = 1536 if model.endswith("small") or model.endswith("ada-002") else 3072
+        self.dim = _openai_dim(model)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         response = self.client.embeddings.create(model=self._model, input=texts)
         return _normalise(np.array([d.embedding for d in response.data], dtype=np.float32))
+
+
+def _openai_dim(model: str) -> int:
+    return 1536 if model.endswith("small") or model.endswith("ada-002") else 3072
+
+
+def model_dim(model_id: str) -> int | None:
+    """The width of the vectors ``model_id``'s embedder makes; None for a model not made here.
+
+    A stored or shipped vector of another width cannot be compared with a query's: every
+    search fails, so such vectors are refused at load and made again by ``research embed``.
+    """
+    if model_id == MiniLMEmbedder.model_id:
+        return MiniLMEmbedder.dim
+    if model_id.startswith("openai/"):
+        return _openai_dim(model_id.removeprefix("openai/"))
+    return None
+
+
+def unusable_rows(matrix: np.ndarray) -> np.ndarray:
+    """Which rows of ``matrix`` no search can use, as the stores keep them (float16): a NaN
+    or infinite value, or all zeros (no direction, so every cosine score is NaN).
+
+    Read from the float16 bits, so a float32 value beyond float16's range counts as the
+    infinity it would be stored as.
+    """
+    with np.errstate(all="ignore"):  # overflow in the cast is what is being looked for
+        halves = np.ascontiguousarray(np.asarray(matrix, dtype=np.float16))
+    if halves.ndim != 2:
+        raise ValueError(f"vectors must be a 2-d matrix, got shape {halves.shape}")
+    bits = halves.view(np.uint16)
+    not_finite = ((bits & 0x7C00) == 0x7C00).any(axis=1)  # exponent all ones: inf or NaN
+    all_zero = ((bits & 0x7FFF) == 0).all(axis=1)  # +0 and -0
+    return not_finite | all_zero
+
+
+def unusable_blobs(rows: Iterable[tuple[int, bytes]], dim: int | None) -> list[int]:
+    """The ids of stored float16 vectors (``(id, bytes)``) that no search can use: not
+    ``dim`` wide (any width when None), not whole float16 values, or :func:`unusable_rows`.
+    """
+    bad: list[int] = []
+    by_width: dict[int, list[tuple[int, bytes]]] = {}
+    for row_id, blob in rows:
+        width, odd = divmod(len(blob), 2)
+        if odd or not width or (dim is not None and width != dim):
+            bad.append(int(row_id))
+        else:
+            by_width.setdefault(width, []).append((int(row_id), blob))
+    for width, group in by_width.items():
+        matrix = np.frombuffer(b"".join(blob for _, blob in group), dtype=np.float16)
+        flags = unusable_rows(matrix.reshape(len(group), width))
+        bad.extend(row_id for (row_id, _), flag in zip(group, flags, strict=True) if flag)
+    return sorted(bad)
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:

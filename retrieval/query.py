@@ -211,3 +211,39 @@ def _mentions(text: str, pattern: str) -> bool:
         text = spelling.sub(replacement, text)
     found = re.search(rf"(?<![\w&])(?:{pattern})(?:e?s)?(?![\w&])", text, flags=re.IGNORECASE)
     return found is not None
+
+
+#: What a reviewer says about a draft rather than about the filing: words that find every
+#: page or none ("The draft does not directly answer the probe question; cite the page").
+_REVIEW_WORDS = frozenset(
+    """
+    accurate accurately address addressed again attempt check find look looking more search
+    still try addresses answer answered answering answers ask
+    asked asks cite cited cites citation citations claim claims clarify clear clearly
+    complete confirm correct correctly detail detailed directly draft ensure evidence
+    exact exactly explicit explicitly fully include included includes information insufficient
+    issue make mention mentioned missing need needed needs probe provide provided provides
+    revise rewrite sentence sentences source sources specific specifically statement
+    statements' support supported supports verify
+    """.split()
+)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z&'-]*|\d[\d,.]*%?")
+
+
+def follow_up_query(follow_up: str, asked: str) -> str | None:
+    """A reviewer's follow-up as a search query, or None when it names nothing to search.
+
+    A follow-up is an instruction to the researcher ("The draft does not state the FY2022
+    segment operating income; find it"), not a query: sent verbatim, its words about the
+    draft match every page. The query keeps its content words; when none of them is new
+    beside what the probe already asked (``asked``), another search would return the same
+    pages, so the follow-up ends the loop instead of starting a round that changes nothing.
+    """
+    words = [w.strip("'-") for w in _WORD_RE.findall(follow_up)]
+    content = [
+        w for w in words if w and w.lower() not in QUERY_STOPWORDS | _REVIEW_WORDS and len(w) > 1
+    ]
+    asked_words = {w.lower().strip("'-") for w in _WORD_RE.findall(asked)}
+    if not [w for w in content if w.lower() not in asked_words]:
+        return None
+    return " ".join(dict.fromkeys(content))

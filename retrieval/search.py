@@ -125,7 +125,13 @@ class HybridSearcher:
             matrix = self.store.vectors(ids) if len(ids) else None
         if not len(ids) or matrix is None or not matrix.size:
             return []
-        scores = matrix @ vector
+        # Some BLAS builds (numpy 2 with OpenBLAS or Accelerate) leave floating-point flags
+        # set after a correct product, and numpy reports them as "overflow encountered in
+        # matmul" on the user's terminal. Unit vectors cannot overflow; scores that are not
+        # finite (a damaged stored vector) rank last instead.
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            scores = matrix @ vector
+        scores = np.where(np.isfinite(scores), scores, -np.inf)
         top = np.argsort(-scores)[:pool]
         return [int(ids[i]) for i in top]
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from retrieval.embeddings import unusable_blobs
 from retrieval.facts.model import Fact
 from retrieval.pages import Page
 from retrieval.sqlite_connection import connect
@@ -64,6 +66,9 @@ CREATE TABLE IF NOT EXISTS vectors (
 CREATE INDEX IF NOT EXISTS vectors_model ON vectors (model_id);
 """
 
+#: Columns a table called ``pages`` must have for its file to be taken for a grid.
+_GRID_COLUMNS = frozenset(("uid", "doc_name", "page_index", "text", "text_hash", "grid"))
+
 _COLUMNS = "page_id, uid, doc_name, ticker, company, fy, fq, doc_type, doc_date, page_index, text"
 
 
@@ -92,6 +97,42 @@ def grid_tokens(ticker: str, fy: int, fq: int, doc_type: str) -> str:
     )
 
 
+class NotAGridStore(ValueError):
+    """The store path names a file that is not a grid: another program's SQLite database
+    (``--store mlflow.db``) or not SQLite at all. Creating the grid's tables in it, as
+    opening a store does, would write into someone else's data, so it is refused."""
+
+
+def _check_is_grid(db: sqlite3.Connection, path: Path) -> None:
+    """Raise :class:`NotAGridStore` unless ``path`` is new, empty or a grid.
+
+    An empty database (no tables of its own) becomes a grid; one with tables must have
+    the grid's ``pages`` table. Nothing is written before this check.
+    """
+    try:
+        tables = sorted(
+            name
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not name.startswith("sqlite_")
+        )
+        columns = {row[1] for row in db.execute("PRAGMA table_info(pages)")}
+    except sqlite3.DatabaseError as exc:  # "file is not a database"
+        raise NotAGridStore(f"{path} is not a grid store: {exc}") from None
+    if not tables or _GRID_COLUMNS.issubset(columns):
+        return
+    if "pages" in tables:
+        missing = ", ".join(sorted(_GRID_COLUMNS - columns))
+        raise NotAGridStore(
+            f"{path} is not a grid store: its pages table has no {missing} column; "
+            "choose another store file (a new or empty file becomes a grid)"
+        )
+    shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+    raise NotAGridStore(
+        f"{path} is not a grid store: it is a SQLite database with other tables ({shown}); "
+        "choose another store file (a new or empty file becomes a grid)"
+    )
+
+
 class SQLiteStore:
     """:class:`retrieval.store.PageStore` over one SQLite file."""
 
@@ -100,6 +141,11 @@ class SQLiteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.model_id = model_id
         self.db, self.writable = connect(self.path)
+        try:
+            _check_is_grid(self.db, self.path)
+        except NotAGridStore:
+            self.db.close()
+            raise
         if self.writable:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -313,7 +359,19 @@ class SQLiteStore:
             "SELECT COUNT(*) FROM pages p LEFT JOIN vectors v ON v.page_id = p.page_id "
             "WHERE v.page_id IS NULL OR v.model_id != ? OR v.text_hash != p.text_hash",
             [model_id],
-        ).fetchone()[0]
+        ).fetchone()[0] + len(self.invalid_vectors(model_id))
+
+    def invalid_vectors(self, model_id: str, dim: int | None = None) -> list[int]:
+        """Page ids whose current ``model_id`` vector no search can use: NaN, infinite or
+        all zero, or (``dim`` given: the embedder's) another width. A damaged vectors file
+        ingested before such files were refused left them; they count as missing, so the
+        grid does not call them embedded, and ``research embed`` makes them again."""
+        rows = self.db.execute(
+            "SELECT v.page_id, v.vector FROM vectors v JOIN pages p ON p.page_id = v.page_id "
+            "WHERE v.model_id = ? AND v.text_hash = p.text_hash",
+            [model_id],
+        )
+        return unusable_blobs(rows, dim)
 
     def cells(self) -> list[GridCell]:
         rows = self.db.execute(
@@ -335,5 +393,5 @@ class SQLiteStore:
             "SELECT COUNT(*) FROM vectors v JOIN pages p ON p.page_id = v.page_id "
             "WHERE v.model_id = ? AND v.text_hash = p.text_hash",
             [self.model_id],
-        ).fetchone()[0]
+        ).fetchone()[0] - len(self.invalid_vectors(self.model_id))
         return {"pages": pages, "documents": docs, "vectors": vectors}

@@ -25,7 +25,12 @@ def embedding_text(text: str) -> str:
 
 
 def snippet(text: str, terms: list[str], width: int = 280) -> str:
-    """The ``width``-character window of ``text`` holding the most query terms."""
+    """The ``width``-character window of ``text`` holding the most query terms.
+
+    The windows are slid over the sorted term positions with two pointers: counting each
+    window afresh was quadratic in the matches, which stalled every search that hit a
+    page of a megabyte or more (tens of thousands of matches).
+    """
     flat = clean_page_text(text)
     if len(flat) <= width:
         return flat
@@ -34,8 +39,11 @@ def snippet(text: str, terms: list[str], width: int = 280) -> str:
         m.start() for t in set(terms) if len(t) > 2 for m in re.finditer(re.escape(t), lowered)
     )
     best_start, best_count = 0, -1
+    end = 0  # the first position at or past the current window's end
     for i, start in enumerate(positions):
-        count = sum(1 for p in positions[i:] if p < start + width)
+        while end < len(positions) and positions[end] < start + width:
+            end += 1
+        count = end - i  # the positions from ``start`` inside the window
         if count > best_count:
             best_start, best_count = max(0, start - width // 5), count
     window = flat[best_start : best_start + width]

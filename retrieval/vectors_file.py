@@ -10,6 +10,10 @@ Two layouts are read, both ``.npz`` with ``vectors`` (float16, one row per page)
 
 A vector is used only when its model is the store's and its text hash is the hash of the
 page text being ingested; every other page is left for the embedder, and counted.
+
+A file whose vectors no search could use is refused whole, naming the file: vectors of
+another width than its model makes (every search would fail comparing them with the
+query's), or any NaN, infinite or all-zero vector (it would score NaN against every query).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from retrieval.embeddings import model_dim, unusable_rows
 from retrieval.pages import Page, page_uid
 from retrieval.sqlite_store import text_hash
 from retrieval.store import PageStore
@@ -76,16 +81,42 @@ def read_vectors_file(path: Path) -> VectorsFile:
         )
     if not {"vectors", "model_id"} <= keys:
         raise ValueError(f"{path}: a vectors file needs 'vectors' and 'model_id' arrays")
-    vectors = np.asarray(data["vectors"], dtype=np.float16)
+    try:
+        with np.errstate(over="ignore"):  # out of float16's range: found as infinite below
+            vectors = np.asarray(data["vectors"], dtype=np.float16)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{path}: 'vectors' holds {data['vectors'].dtype} values, not numbers"
+        ) from None
     if vectors.ndim != 2 or len(vectors) != len(uids) or len(hashes) != len(uids):
         raise ValueError(f"{path}: {len(uids)} pages but vectors of shape {tuple(vectors.shape)}")
+    model_id = str(data["model_id"])
+    _check_usable(path, model_id, vectors, uids)
     return VectorsFile(
         path=path,
-        model_id=str(data["model_id"]),
+        model_id=model_id,
         row_of={uid: row for row, uid in enumerate(uids)},
         hashes=hashes,
         vectors=vectors,
     )
+
+
+def _check_usable(path: Path, model_id: str, vectors: np.ndarray, uids: list[str]) -> None:
+    """Refuse (ValueError naming ``path``) vectors no search could use, before any is stored:
+    taken in, they made every search fail or score NaN, while the grid counted the pages
+    as embedded and ``research embed`` saw nothing to do."""
+    dim = model_dim(model_id)
+    if dim is not None and vectors.shape[1] != dim:
+        raise ValueError(
+            f"{path}: its vectors are {vectors.shape[1]} wide but {model_id} makes {dim}-wide "
+            "vectors; the file was made by another model or is damaged"
+        )
+    bad = np.flatnonzero(unusable_rows(vectors))
+    if len(bad):
+        raise ValueError(
+            f"{path}: {len(bad)} of {len(vectors)} vectors are NaN, infinite or all zero "
+            f"(the first is row {bad[0]}, page {uids[bad[0]]}); the file is damaged"
+        )
 
 
 def vectors_beside(pages_path: Path) -> Path | None:

@@ -11,6 +11,8 @@ executing to see them all, or replay them later by index).
 
 :func:`start_run` does both, executing in a background thread, and returns a
 :class:`RunHandle`; handles stay findable by run id (:func:`active_run`) in this process.
+:func:`stop_runs` stops such runs as Ctrl-C stops ``research ask``'s (a server that is
+shutting down): the run directory reads ``interrupted`` and its MLflow run ``KILLED``.
 """
 
 from __future__ import annotations
@@ -37,12 +39,37 @@ from runs.record import (
 )
 from runs.redaction import REDACTED, redact
 from runs.resume import research_options, resumable, stored_options
-from runs.run_dir import FAILED, RunDir, new_run_id
-from runs.tracking import program_version, tracked_run
+from runs.run_dir import FAILED, INTERRUPTED, RunDir, _now, new_run_id
+from runs.tracking import (
+    kill_run,
+    prepare_tracking,
+    program_version,
+    trace_recorder,
+    tracked_run,
+)
 
 logger = logging.getLogger(__name__)
 
 EXPERIMENT = "wissen-ask"
+#: Seconds :meth:`ResearchRun.abandon` waits for a run's thread to finish opening its MLflow
+#: run (milliseconds once the store exists: see :func:`prepare_run_tracking`).
+OPEN_WAIT_SECONDS = 10.0
+
+
+def prepare_run_tracking() -> None:
+    """Ready MLflow for the tracked runs this process will start on other threads: the store,
+    the runs' experiment, DSPy autologging (:func:`runs.tracking.prepare_tracking`)."""
+    prepare_tracking(EXPERIMENT)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Raised inside a run that was asked to stop (:meth:`ResearchRun.interrupt`).
+
+    A KeyboardInterrupt, so everything that already handles Ctrl-C in ``research ask``
+    handles it the same way: DSPy's callbacks end the open spans, :func:`tracked_run` ends
+    the MLflow run as KILLED, the run directory's guard marks it ``interrupted``, and the
+    program's ``except Exception`` backstops do not swallow it.
+    """
 
 
 @dataclass(frozen=True)
@@ -126,11 +153,63 @@ class ResearchRun:
         self.params = params
         self.start = start
         self.events = EventLog()
-        research.observer = self.events
+        research.observer = self._observe
         research.checkpoint = run.checkpoint
         self._lms = distinct_lms(research, models.lm)
         self._agents = agent_modules(research)
         self._marks = history_marks([*self._lms, *self._agents.values()])
+        self.mlflow_run_id: str | None = None  # set once the tracked run has started
+        self._traces = trace_recorder() if request.track else None
+        self._stop = threading.Event()
+        self._opened = threading.Event()  # the MLflow run is open (or the run is untracked)
+        self._ending = threading.Lock()  # the run's own ending and abandon(): one of them
+        self._committed = False  # the research is done and its results are being written
+        self._abandoned = False
+
+    def _observe(self, event: Any) -> None:
+        """The program's observer: the run's event log, and where a stopped run stops (every
+        event is a point where the run's threads hold no half-written work)."""
+        if self._stop.is_set():
+            raise RunInterrupted(f"run {self.run_id} was stopped")
+        self.events(event)
+
+    def interrupt(self) -> None:
+        """Ask the run to stop: the next event any of its threads emits raises
+        :class:`RunInterrupted` there, which ends the run as Ctrl-C does. An LM call in
+        progress is not cut short (see :meth:`abandon`)."""
+        self._stop.set()
+
+    def abandon(self) -> bool:
+        """Record now that the run was stopped, for a run whose threads are still inside an
+        LM call (the process is about to exit and will not wait for them): the run directory
+        ``interrupted`` (a resume continues from the checkpoint), its MLflow run ``KILLED``
+        with its trace ended, its event log closed. False, and nothing done, when the run
+        had already finished its research and is writing its results."""
+        self.interrupt()
+        with self._ending:
+            if self._committed or self._abandoned:
+                return False
+            self._abandoned = True
+        if not self._opened.wait(OPEN_WAIT_SECONDS):  # an MLflow run opened later stays open
+            logger.warning("run %s: its MLflow run was still being opened", self.run_id)
+        try:
+            self.run.update(status=INTERRUPTED, updated_at=_now())
+        except OSError as exc:
+            logger.warning("run %s: could not mark it interrupted: %s", self.run_id, exc)
+        if self.mlflow_run_id is not None:
+            try:
+                kill_run(self.mlflow_run_id, self._traces.ids() if self._traces else ())
+            except Exception as exc:  # the tracking store is gone: the run is still stopped
+                logger.warning("run %s: could not end its MLflow run: %s", self.run_id, exc)
+        self.events.close()
+        return True
+
+    def _commit(self) -> None:
+        """From here the run writes its results; a run stopped before this point raises."""
+        with self._ending:
+            if self._stop.is_set():
+                raise RunInterrupted(f"run {self.run_id} was stopped")
+            self._committed = True
 
     @property
     def run_id(self) -> str:
@@ -142,6 +221,7 @@ class ResearchRun:
         try:
             return self._execute()
         finally:
+            self._opened.set()
             self.events.close()
 
     def _execute(self) -> RunResult:
@@ -155,9 +235,20 @@ class ResearchRun:
             tracked_run(EXPERIMENT, self.run_id, params) if track else contextlib.nullcontext()
         )
         try:
-            with self.run.guard(tracking):  # a run that fails or is interrupted says so
-                with dspy.context(lm=models.lm, adapter=models.adapter):
+            with self.run.guard(tracking) as tracked:  # a failed or interrupted run says so
+                if tracked is not None:
+                    self.mlflow_run_id = tracked.info.run_id
+                self._opened.set()  # abandon() reads the id after this
+                if self._stop.is_set():  # stopped while the MLflow run was being opened
+                    raise RunInterrupted(f"run {self.run_id} was stopped")
+                # Per-run DSPy settings go through dspy.context, never dspy.configure: this
+                # may be any thread, and only DSPy's first configuring thread may configure.
+                extra: dict[str, Any] = {}
+                if self._traces is not None:
+                    extra["callbacks"] = [*dspy.settings.callbacks, self._traces]
+                with dspy.context(lm=models.lm, adapter=models.adapter, **extra):
                     prediction = self.research(question=self.question)
+                self._commit()
                 metrics = report_metrics(prediction)
                 usage = lm_usage(self._lms, self._marks, self._agents)
                 record = run_record(prediction, params, usage, metrics, self.start)
@@ -276,6 +367,9 @@ class RunHandle:
     def _work(self) -> None:
         try:
             self.result = self.run.execute()
+        except RunInterrupted as exc:  # stopped on purpose: recorded as interrupted
+            logger.info("run %s stopped", self.run_id)
+            self.error = exc
         except BaseException as exc:  # recorded in meta.json by the run; kept for callers
             logger.warning("run %s ended with an error: %s", self.run_id, exc)
             self.error = exc
@@ -302,6 +396,33 @@ class RunHandle:
         """The result once the run is over (None on timeout or when it failed: see ``error``)."""
         self._thread.join(timeout)
         return self.result
+
+    @property
+    def alive(self) -> bool:
+        """Whether the run's thread is still going (an abandoned run's may be, for a while)."""
+        return self._thread.is_alive()
+
+
+def stop_runs(handles: list[RunHandle], grace: float) -> list[str]:
+    """Stop ``handles``' runs, as Ctrl-C stops ``research ask``'s: for a process (a server)
+    about to exit, whose run threads die with it and could not record that themselves.
+
+    Each run is interrupted; one that has not ended within ``grace`` seconds (its threads
+    are inside LM calls, which are not cut short) is abandoned: marked interrupted, its
+    MLflow run KILLED and trace ended, as its own thread would have. Returns the ids of
+    the runs stopped (not those that finished meanwhile).
+    """
+    going = [handle for handle in handles if handle.alive]
+    for handle in going:
+        handle.run.interrupt()
+    deadline = time.monotonic() + grace
+    for handle in going:
+        handle.wait(max(0.0, deadline - time.monotonic()))
+    stopped = []
+    for handle in going:
+        if handle.run.abandon() if handle.alive else isinstance(handle.error, RunInterrupted):
+            stopped.append(handle.run_id)
+    return stopped
 
 
 _ACTIVE: dict[str, RunHandle] = {}

@@ -11,13 +11,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from runs.paths import data_dir
 from runs.tracking_store import ensure_store
+
+logger = logging.getLogger(__name__)
 
 
 def tracking_uri() -> str:
@@ -60,6 +64,52 @@ def program_version(state: dict[str, Any]) -> str:
     return hashlib.sha256(blob).hexdigest()[:10]
 
 
+_AUTOLOG_LOCK = threading.Lock()
+_autolog_optimising: bool | None = None  # how this process turned autologging on, if it has
+
+
+def enable_autolog(optimising: bool = False) -> None:
+    """Turn on MLflow's DSPy autologging once per process (again only if ``optimising``
+    changes), from the thread that calls it first.
+
+    ``mlflow.dspy.autolog`` calls ``dspy.settings.configure`` every time, and DSPy lets only
+    the thread that configured it first configure it again: a second call from any other
+    thread raises ("dspy.settings can only be changed by the thread that initially
+    configured it"). A server's runs each have a thread of their own, so the server calls
+    this from its main thread at start (``web.run_control``) and the runs' own calls find
+    it done. Everything else a run sets goes through ``dspy.context``, which any thread may
+    use. Turned off meanwhile (``autolog(disable=True)``), it is turned on again.
+    """
+    import dspy
+    import mlflow
+    from mlflow.dspy.callback import MlflowCallback
+
+    global _autolog_optimising
+    with _AUTOLOG_LOCK:
+        on = any(isinstance(c, MlflowCallback) for c in dspy.settings.callbacks)
+        if on and _autolog_optimising == optimising:
+            return
+        mlflow.dspy.autolog(
+            log_traces=True, log_compiles=optimising, log_evals=optimising, silent=True
+        )
+        _autolog_optimising = optimising
+
+
+def prepare_tracking(experiment: str) -> None:
+    """Make the tracking store and ``experiment`` and turn autologging on, in this thread,
+    ahead of runs that other threads will start (``research serve``, at start).
+
+    A new store takes seconds to create and migrate; done by the first run's own thread, a
+    server stopped meanwhile would exit before that run had an MLflow run to mark KILLED
+    (and :func:`enable_autolog` must run in the main thread anyway).
+    """
+    import mlflow
+
+    mlflow.set_tracking_uri(tracking_uri())
+    _use_experiment(experiment)
+    enable_autolog()
+
+
 @contextlib.contextmanager
 def tracked_run(
     experiment: str, run_name: str, params: dict[str, Any], optimising: bool = False
@@ -74,7 +124,7 @@ def tracked_run(
 
     mlflow.set_tracking_uri(tracking_uri())
     _use_experiment(experiment)
-    mlflow.dspy.autolog(log_traces=True, log_compiles=optimising, log_evals=optimising, silent=True)
+    enable_autolog(optimising)
     with mlflow.start_run(run_name=run_name) as run:
         mlflow.log_params({k: str(v)[:500] for k, v in params.items()})
         try:
@@ -95,6 +145,57 @@ def _end_open_runs(status: str) -> None:
 
     while mlflow.active_run() is not None:
         mlflow.end_run(status=status)
+
+
+def trace_recorder() -> Any:
+    """A DSPy callback that keeps the id of every MLflow trace its run's modules run in.
+
+    A run is stopped from another thread (the server shutting down) while its modules are
+    still inside their spans; that thread cannot see the run's active trace, and MLflow has
+    by then stored the trace as ``IN_PROGRESS`` (finished child spans are stored as they
+    end). With these ids :func:`kill_run` can end it. Put it after MLflow's own callback
+    (``dspy.context(callbacks=[*dspy.settings.callbacks, recorder])``), so the module's
+    span is the active one when it looks.
+    """
+    from dspy.utils.callback import BaseCallback
+
+    class TraceRecorder(BaseCallback):
+        def __init__(self) -> None:
+            self.trace_ids: set[str] = set()
+            self._lock = threading.Lock()
+
+        def on_module_start(self, call_id: str, instance: Any, inputs: dict[str, Any]) -> None:
+            import mlflow
+
+            if trace_id := mlflow.get_active_trace_id():
+                with self._lock:
+                    self.trace_ids.add(trace_id)
+
+        def ids(self) -> list[str]:
+            with self._lock:
+                return sorted(self.trace_ids)
+
+    return TraceRecorder()
+
+
+def kill_run(run_id: str, trace_ids: Iterable[str] = ()) -> None:
+    """End the MLflow run ``run_id`` as KILLED, and its traces as errors, from any thread.
+
+    What Ctrl-C does to ``research ask``'s run (:func:`tracked_run`), for a run whose own
+    thread cannot be reached: a server stopping with a run in flight. A trace's spans that
+    are still open are ended with it; a trace that has already ended is left as it is.
+    """
+    import mlflow
+
+    client = mlflow.MlflowClient(tracking_uri())
+    for trace_id in trace_ids:
+        try:
+            client.end_trace(trace_id, status="ERROR")
+        except Exception as exc:  # already ended, or never stored: nothing left open
+            logger.debug("trace %s of run %s not ended: %s", trace_id, run_id, exc)
+    with contextlib.suppress(Exception):
+        mlflow.flush_trace_async_logging()
+    client.set_terminated(run_id, status="KILLED")
 
 
 def log_outcome(outcome: Any, prefix: str = "") -> None:

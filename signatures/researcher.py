@@ -70,6 +70,11 @@ Write the answer in Markdown:
 - Copy numbers exactly as the page prints them, with their unit; compute changes only
   from cited numbers and say so. No precision the page does not give.
 - Do not paste passages: a line copied from the evidence is removed.
+- A yes/no, which or why question: open with the answer itself (Yes or No, the item, the
+  reason), once, then the cited figures or sentences behind it. Answer the figure asked
+  (the company's total, not a segment's; a percentage if asked, not an amount).
+- If the metric asked for does not apply to this business (a bank's gross margin), say so
+  and cite what the filing reports instead.
 - If the evidence does not answer part of the probe, say plainly which part is
   missing; do not hedge around it.
 - Write no Sources block: it is written from your hit numbers.

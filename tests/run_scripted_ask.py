@@ -21,7 +21,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # scripted_lm, then the repository
 
 from scripted_lm import ScriptedLM  # noqa: E402
 
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 
 
 class CountingLM(ScriptedLM):

@@ -44,6 +44,17 @@ _NUMBER_RE = re.compile(r"(?<![\w.])\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.,]\d)"
 Predicate = Callable[[str, str], bool]  # (slice_label, probe_question) -> bool
 
 
+def _about_one_company(question: str, ticker: str) -> str:
+    """``question`` with every company but ``ticker``'s taken out of it."""
+    from retrieval.companies import load_companies
+    from retrieval.mentions import name_index
+
+    for name, other in name_index(load_companies()).items():
+        if other != ticker and len(name) > 1:
+            question = re.sub(rf"\b{re.escape(name)}\b(?:'s)?", "", question, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", re.sub(r"\b(and|with)\s+(?=\W|'s)", "", question)).strip()
+
+
 def parse_inputs(user: str, names: list[str]) -> dict[str, str]:
     """Input field values, split only at the signature's own headers (values may nest some)."""
     spans = []
@@ -230,9 +241,12 @@ class ScriptedLM(dspy.LM):
     def _probes(self, inputs):
         n = min(self.probes_per_slice, int(inputs.get("max_probes", "5")))
         question = inputs.get("question", "")
+        # As a model told the slice writes them: about the slice's own company (the program
+        # drops a probe that names another one).
+        topic = _about_one_company(question, inputs.get("slice_label", "").split(" ")[0])
         return {
             "probes": [
-                {"probe_title": t, "probe_question": f"{t}: {question}"} for t in PROBE_TITLES[:n]
+                {"probe_title": t, "probe_question": f"{t}: {topic}"} for t in PROBE_TITLES[:n]
             ]
         }
 
@@ -290,7 +304,7 @@ class ScriptedLM(dspy.LM):
             if round_number < 2:  # ask once, then give up: exercises a follow-up round too
                 return {
                     "done": False,
-                    "follow_up_prompts": ["Find the exact figure."],
+                    "follow_up_prompts": ["Find the segment figures in the notes."],
                     "insufficient_evidence": False,
                 }
             return {"done": True, "follow_up_prompts": [], "insufficient_evidence": True}

@@ -15,7 +15,7 @@ from citations.markup import from_superscript
 from cli.app import app
 
 runner = CliRunner()
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 
 
 @pytest.fixture

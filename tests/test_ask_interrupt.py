@@ -19,7 +19,7 @@ from pathlib import Path
 from fake_openai import FakeOpenAI
 
 REPO = Path(__file__).resolve().parents[1]
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 
 
 def test_ctrl_c_prints_one_resume_line_and_exits_promptly(wissen_home, sample_store_path):

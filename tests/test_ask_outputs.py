@@ -16,7 +16,7 @@ import lm.language_models as language_models
 from cli.app import app
 
 runner = CliRunner()
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 )
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "serve-report.png"
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

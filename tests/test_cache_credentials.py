@@ -18,7 +18,7 @@ from urllib.parse import quote
 from fake_openai import FakeOpenAI
 
 REPO = Path(__file__).resolve().parents[1]
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 PASSWORD = "pw-PLANTED/93c1+e"  # a slash and a plus: it must be percent-encoded in a URL
 
 

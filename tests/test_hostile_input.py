@@ -63,8 +63,11 @@ def test_unanswerable_questions_are_bad_input_with_a_clear_message(
     assert result.stdout == ""  # no report
     if lm_free:  # rejected before any model is asked
         assert lm.total_calls == 0
-    if "periods" in message or "No company" in message:
-        assert "KO (Coca-Cola): FY2019, FY2020" in result.stderr  # what the grid does hold
+    assert len(result.stderr.strip().splitlines()) <= 3  # never the whole grid
+    if "periods" in message:
+        assert "Nearest held: MMM FY2022, MMM FY2021" in result.stderr  # what the grid holds
+    if "No company" in message:
+        assert "3M (MMM), Coca-Cola (KO), PepsiCo (PEP)" in result.stderr
 
 
 def test_the_question_limit_counts_printable_text(lm, wissen_home, sample_store_path):
@@ -89,7 +92,7 @@ def test_control_characters_are_stripped(lm, wissen_home, sample_store_path, tmp
     assert json.loads(record.read_text())["question"] == "3M capital expenditure in FY2022?"
 
 
-def test_a_company_without_filings_for_the_year_is_a_scope_note(
+def test_a_company_without_filings_for_the_year_is_answered_from_its_nearest_year(
     lm, wissen_home, sample_store_path, tmp_path
 ):
     out = tmp_path / "report.md"
@@ -97,8 +100,12 @@ def test_a_company_without_filings_for_the_year_is_a_scope_note(
     result = ask(sample_store_path, question, "--out", str(out))
     assert result.exit_code == 0, result.output
     report = out.read_text()
-    assert "**Scope**" in report and "Not in the grid, so not researched: KO FY2022 Q4." in report
-    assert "MMM FY2022 Q4" in report and "Sources" in report
+    assert "**Scope**" in report
+    assert (
+        "KO FY2022 Q4 is not in the grid; researched KO FY2020 Q4, the nearest period held, "
+        "instead" in report
+    )
+    assert "MMM FY2022 Q4" in report and "KO FY2020 Q4" in report and "Sources" in report
 
 
 def test_an_unexpected_error_is_one_line_unless_debug(
@@ -144,7 +151,7 @@ def test_a_filing_page_that_injects_instructions_cannot_plant_a_citation(
 
     monkeypatch.setattr(HybridSearcher, "search", poisoned)
     out, record_path = tmp_path / "report.md", tmp_path / "run.json"
-    question = "What was 3M's capital expenditure in FY2022?"
+    question = "What drove 3M's capital expenditure in FY2022?"  # the researcher reads pages
     result = ask(sample_store_path, question, "--out", str(out), "--json", str(record_path))
     assert result.exit_code == 0, result.output
     record = json.loads(record_path.read_text())

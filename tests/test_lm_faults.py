@@ -41,7 +41,7 @@ from lm.policies import FaultStats, RetryPolicy, RunGuard
 from lm.resilient_lm import ResilientLM
 
 runner = CliRunner()
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 FAST = RetryPolicy(retries=2, backoff=0.01)
 
 

@@ -183,8 +183,9 @@ def test_the_first_search_is_codes_and_a_failed_call_is_not_repeated(searcher):
             probe_question="What was 3M's capital expenditure in FY2018?",
             previous_draft="",
             reviewer_feedback="- Cite the cash flow statement's purchases of PP&E.",
+            first_query="cash flow statement purchases PP&E",
         )
-    assert searches == ["Cite the cash flow statement's purchases of PP&E."]  # the follow-up
+    assert searches == ["cash flow statement purchases PP&E"]  # the probe loop's query
     after = [v for k, v in pred.trajectory.items() if k.startswith("observation_")][1:]
     assert "Execution error" in after[0] and after[1] == "Already called with these arguments."
     assert lm.calls["researcher.react"] == 2 and lm.calls["researcher.extract"] == 1

@@ -13,7 +13,7 @@ from web_helpers import client, run_errors
 import lm.language_models as language_models
 from web.settings import WebSettings
 
-QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 JSON = {"accept": "application/json"}
 
 

@@ -7,6 +7,7 @@ streams the trace and opens cited pages beside the report. Every route sits behi
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
-        app.state.runs.close()
+        # Runs still going are stopped and recorded so (web.run_control); off the event
+        # loop, since a run is given a moment to stop by itself.
+        await asyncio.to_thread(app.state.runs.close)
         app.state.grid.close()
 
     app = FastAPI(

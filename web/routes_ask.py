@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from web.app import render, wants_html
 from web.ask_form import AskForm, AskRefused, compiled_programs, parse_form
 from web.event_stream import event_stream, last_event_id
-from web.run_control import TooManyRuns
+from web.run_control import ServerStopping, TooManyRuns
 from web.run_folders import RUN_ID_RE
 
 router = APIRouter()
@@ -69,7 +69,9 @@ async def ask(request: Request):
         form = parse_form(fields, control.default_model)
         run_id = control.start(form)
     except (AskRefused, ValueError) as exc:
-        status = 429 if isinstance(exc, TooManyRuns) else 400
+        status = 400
+        if isinstance(exc, TooManyRuns):
+            status = 503 if isinstance(exc, ServerStopping) else 429
         if wants_html(request):
             return _ask_page(request, form, str(exc), status)
         return JSONResponse({"error": str(exc)}, status_code=status)
@@ -90,6 +92,8 @@ def resume(request: Request, run_id: str):
         raise HTTPException(404, f"no run {run_id!r}")
     try:
         control.resume(run_id)
+    except ServerStopping as exc:
+        raise HTTPException(503, str(exc)) from None
     except TooManyRuns as exc:
         raise HTTPException(429, str(exc)) from None
     except LookupError as exc:

@@ -7,23 +7,41 @@ slices and probes, ``research ask``'s default 8); at most ``max_runs`` go at onc
 default, as in one terminal; more only untracked, since MLflow's autolog is process-wide),
 and an Ask beyond that is refused with a message saying so (a queued run would sit marked
 ``running`` with nothing running).
+
+With tracking on, MLflow's DSPy autologging is turned on here, once, in the thread that
+builds the app (``research serve``'s main thread): it configures DSPy, which only the
+thread that configured it first may do again, and every run has a thread of its own.
+Stopping the server stops the runs still going (:meth:`RunControl.close`), as Ctrl-C stops
+``research ask``'s: each reads ``interrupted`` (Resume continues it) and its MLflow run
+``KILLED``, its trace ended, instead of ``RUNNING`` forever.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from web.ask_form import AskForm, AskRefused, program_path
 from web.event_stream import EventBatch
 
+logger = logging.getLogger(__name__)
+
 #: ``research ask --concurrency``'s default: workers per run for its slices and probes.
 CLI_CONCURRENCY = 8
+#: Seconds a stopping server gives its runs to stop by themselves (at their next event)
+#: before recording them stopped: an LM call in progress is not waited for.
+STOP_GRACE_SECONDS = 2.0
 
 
 class TooManyRuns(AskRefused):
     """``max_runs`` runs are going; the message says how many and what to do."""
+
+
+class ServerStopping(TooManyRuns):
+    """The server is shutting down: no run starts now."""
 
 
 class RunControl:
@@ -35,6 +53,7 @@ class RunControl:
         max_runs: int = 1,
         concurrency: int = CLI_CONCURRENCY,
         track: bool = True,
+        stop_grace: float = STOP_GRACE_SECONDS,
     ) -> None:
         from lm.language_models import DEFAULT_LOCAL_MODEL
 
@@ -42,9 +61,15 @@ class RunControl:
         self.limit = max_runs
         self.concurrency = concurrency
         self.track = track
+        self.stop_grace = stop_grace
         self.default_model = DEFAULT_LOCAL_MODEL
-        self._handles: dict[str, object] = {}
+        self._handles: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._closed = False
+        if track:
+            from runs.tracking import enable_autolog
+
+            enable_autolog()
 
     def _going(self) -> int:
         return sum(1 for handle in self._handles.values() if not handle.done)
@@ -54,6 +79,8 @@ class RunControl:
         from runs.service import ResearchRequest, start_run
 
         with self._lock:  # the count and the start together: no two Asks take the last slot
+            if self._closed:
+                raise ServerStopping("this server is stopping: ask again once it is back")
             if (going := self._going()) >= self.limit:
                 raise TooManyRuns(
                     f"this server runs {self.limit} at a time and {going} "
@@ -114,6 +141,23 @@ class RunControl:
             handle.status if finished else "running",
         )
 
-    def close(self) -> None:
-        """Nothing to release: runs still going end with the process and then read
-        ``interrupted`` (their checkpoints let ``Resume`` continue them)."""
+    def close(self) -> list[str]:
+        """Stop the runs still going, before the process exits and their threads with it.
+
+        Each is interrupted and given ``stop_grace`` seconds to stop by itself; one still
+        inside an LM call is then recorded as stopped: ``interrupted`` in its run directory
+        (its checkpoint lets ``Resume`` continue it), ``KILLED`` in MLflow with its trace
+        ended, its event stream closed. Starts nothing afterwards. Returns the ids of the
+        runs it stopped (none on a second call; not those that finished meanwhile).
+        """
+        from runs.service import stop_runs
+
+        with self._lock:
+            if self._closed:
+                return []
+            self._closed = True
+            handles = list(self._handles.values())
+        stopped = stop_runs(handles, self.stop_grace)
+        for run_id in stopped:
+            logger.info("stopped run %s in flight", run_id)
+        return stopped

@@ -1,0 +1,131 @@
+"""Code's floor under the reviewer: a self-contradicting draft or one that answers another
+figure than asked is sent back with the reason; a follow-up becomes a new query, and one
+that names nothing new ends the loop instead of a round that changes nothing."""
+
+from __future__ import annotations
+
+import dspy
+import pytest
+from scripted_lm import ScriptedLM
+
+from citations.markup import CitedAnswer
+from programs.draft_checks import contradicts_itself, draft_problem
+from programs.research_program import ResearchProgram, ResearchSettings
+from retrieval.query import follow_up_query
+
+
+def _draft(body: str) -> CitedAnswer:
+    return CitedAnswer(body=body)
+
+
+@pytest.mark.parametrize(
+    ("body", "contradicts"),
+    [
+        ("Yes, working capital was positive¹. No, it was negative in FY2022².", True),
+        ("**Yes.** Liquidity is healthy¹.\n\nNo. The quick ratio is 0.6².", True),
+        ("Yes. Working capital was $831 million¹.", False),
+        ("No. The company paid no dividend in Q2¹. There is no longer a buyback².", False),
+    ],
+)
+def test_contradiction(body, contradicts):
+    assert contradicts_itself(body) is contradicts
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "problem"),
+    [
+        ("Is it profitable?", "Yes, it is¹. No, margins fell².", "both yes and no"),
+        ("What was the FY2022 operating margin?", "Operating income was $6,539 million¹.",
+         "asks for a percentage"),
+        ("What was the FY2022 operating margin?", "Operating margin was 19.2%¹.", None),
+        ("What drove the operating margin change?", "Higher costs of $1.2 billion¹.", None),
+        ("What is the average operating margin for FY2020-FY2022?",
+         "Operating margin was 19.2% in FY2022¹.", "asks for an average"),
+        ("What is the average operating margin for FY2020-FY2022?",
+         "The three-year average operating margin was 20.1%¹.", None),
+    ],
+)  # fmt: skip
+def test_draft_problem(question, body, problem):
+    found = draft_problem(question, _draft(body))
+    assert (found is None) if problem is None else (problem in found)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "query"),
+    [
+        ("The draft does not directly answer the probe question.", None),
+        ("Try again.", None),
+        ("Find the exact figure.", None),
+        ("Cite the cash flow statement's purchases of PP&E.",
+         "cash flow statement's purchases PP&E"),
+        ("The draft should state the segment operating income for Safety and Industrial.",
+         "segment operating income Safety Industrial"),
+    ],
+)  # fmt: skip
+def test_a_follow_up_becomes_a_query_or_nothing(follow_up, query):
+    assert follow_up_query(follow_up, "What was 3M's capital expenditure in FY2022?") == query
+
+
+def test_a_follow_up_that_repeats_what_was_asked_names_nothing_new():
+    asked = "What was 3M's segment operating income in FY2022?"
+    assert follow_up_query("State the segment operating income.", asked) is None
+
+
+class ContradictingLM(ScriptedLM):
+    """The first draft says yes and no; a draft written after feedback answers once."""
+
+    def _researcher_extract(self, inputs):
+        drafted = super()._researcher_extract(inputs)
+        if not inputs.get("reviewer_feedback"):
+            drafted["answer_markdown"] = "Yes. " + drafted["answer_markdown"] + " No."
+        return drafted
+
+
+def _probe_records(searcher, lm, question):
+    settings = ResearchSettings(figures=False, max_probes=1, max_rounds=3)
+    program = ResearchProgram(searcher, settings=settings)
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    return pred.record["slices"][0]["probes"][0]
+
+
+def test_a_self_contradicting_draft_is_sent_back_with_the_reason(searcher):
+    probe = _probe_records(searcher, ContradictingLM(), "Did 3M pay dividends in FY2022?")
+    first, second = probe["rounds"][:2]
+    assert not first["verdict"]["done"]
+    assert "both yes and no" in first["verdict"]["follow_up_prompts"][0]
+    assert second["follow_up_prompts"] == first["verdict"]["follow_up_prompts"]
+    assert second["verdict"]["done"] and probe["status"] == "accepted"
+
+
+def test_follow_ups_that_name_nothing_end_the_loop_at_once(searcher):
+    lm = ScriptedLM(reviewer="never_done")  # "Try again.", "More.", ...
+    probe = _probe_records(searcher, lm, "Did 3M pay dividends in FY2022?")
+    assert len(probe["rounds"]) == 1 and probe["status"] == "insufficient_evidence"
+    assert lm.calls["reviewer"] == 1
+
+
+def test_a_sentence_naming_one_company_and_citing_anothers_filing_is_removed():
+    from citations.markup import Citation, Footnote, ReferenceList
+    from programs.company_check import drop_misattributed
+    from retrieval.companies import load_companies
+
+    def footnote(n: int, label: str) -> Footnote:
+        citation = Citation(uid=f"{n:012d}", doc_label=label, page_index=1, page_id=n)
+        return Footnote(number=n, citation=citation)
+
+    answer = CitedAnswer(
+        body=(
+            "3M's capital expenditure was $1,749 million¹. "
+            "PepsiCo's capital expenditure was $1,749 million¹. "
+            "PepsiCo spent $5,207 million². Both grew¹²."
+        ),
+        references=ReferenceList(
+            footnotes=[footnote(1, "MMM 10-K FY2022"), footnote(2, "PEP 10-K FY2022")]
+        ),
+    )
+    kept, removed = drop_misattributed(answer, load_companies())
+    assert removed == 1
+    assert kept.body == (
+        "3M's capital expenditure was $1,749 million¹. PepsiCo spent $5,207 million². Both grew¹²."
+    )
