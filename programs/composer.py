@@ -10,7 +10,8 @@ answer as it stands, and findings that cite no page get no answer: neither makes
 call. A sentence the model wrote without a mark keeps one when it restates a cited
 finding (the finding's own markers, found by code:
 :func:`programs.attribution.attribute_to_findings`); one that names a company and cites
-none of its filings is removed (:mod:`programs.company_check`).
+none of its filings is removed (:mod:`programs.company_check`), and so is one that gives a
+company's figure a value its statement facts do not hold (:mod:`programs.figure_check`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from citations.sentences import without_uncited
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed
+from programs.figure_check import drop_contradicting
 from programs.figure_table import (
     figure_changes,
+    figure_comparisons,
     figure_rows,
     figure_sentences,
     formula_notes,
@@ -166,6 +169,7 @@ class ReportComposer(dspy.Module):
                 prose = with_references(str(out.report_markdown or ""), merged.references)
                 prose, _ = attribute_to_findings(prose, merged)
                 prose, _ = drop_misattributed(prose, self.companies)
+                prose, _ = drop_contradicting(prose, slices, self.companies)
                 prose = prose.model_copy(update={"body": without_uncited(prose.body)})
                 rows = code_rows or _rows(out.comparison_rows)
             except Exception as exc:
@@ -180,9 +184,13 @@ class ReportComposer(dspy.Module):
                 body=figure_sentences(slices, figure_numbers), references=merged.references
             )
             cited = True
-        if cited and (changes := figure_changes(slices, figure_numbers)):
-            # Every period's figure, the change and its direction: computed, never written.
-            body = prose.body.rstrip() + "\n\n" + " ".join(changes)
+        computed = figure_comparisons(slices, figure_numbers) + figure_changes(
+            slices, figure_numbers
+        )
+        if cited and computed:
+            # Gaps between companies, and every period's figure with the change and its
+            # direction: computed by code, never written by the model.
+            body = prose.body.rstrip() + "\n\n" + " ".join(computed)
             prose = prose.model_copy(update={"body": body})
         blocks = [f"## Answer\n\n{prose.body.strip()}" if cited else "## Answer"]
         if not cited or (error and not from_figures):

@@ -150,3 +150,39 @@ def figure_changes(slices: Sequence[SliceReport], numbers: dict[str, int]) -> li
             marks = sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers})
             sentences.append(change_sentence(ticker, before, after, render_marker(marks)))
     return sentences
+
+
+def comparison_sentence(first: tuple[str, Figure], second: tuple[str, Figure], markers: str) -> str:
+    """``PEP capital expenditure in FY2022 ($5,207 million) was $3,458 million higher than
+    MMM's ($1,749 million)¹˒²``: two companies' same figure for one period, by code."""
+    (high_ticker, high), (low_ticker, low) = sorted(
+        [first, second], key=lambda pair: pair[1].value, reverse=True
+    )
+    title = lower_first(high.title)
+    head = f"{high_ticker} {title} in {high.period} ({high.text})"
+    if high.value == low.value:
+        return f"{head} was the same as {low_ticker}'s{markers}."
+    if "%" in high.text:
+        gap = f"{high.value - low.value:.1f} percentage points"
+    else:
+        gap = _amount(high.value - low.value, high)
+    return f"{head} was {gap} higher than {low_ticker}'s ({low.text}){markers}."
+
+
+def figure_comparisons(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
+    """One sentence per figure and period that exactly two companies report: the gap
+    between them computed, both figures cited (a comparison's difference is code's)."""
+    by_period: dict[tuple[str, str, str], dict[str, Figure]] = {}
+    for report in slices:
+        for figure in slice_figures(report):
+            if _markers(figure, numbers):
+                key = (figure.title, figure.unit, figure.period)
+                by_period.setdefault(key, {}).setdefault(report.slice.ticker, figure)
+    sentences = []
+    for companies in by_period.values():
+        if len(companies) != 2:
+            continue
+        (a, fa), (b, fb) = companies.items()
+        marks = sorted({numbers[u] for u in [*fa.uids, *fb.uids] if u in numbers})
+        sentences.append(comparison_sentence((a, fa), (b, fb), render_marker(marks)))
+    return sentences

@@ -129,3 +129,32 @@ def test_a_sentence_naming_one_company_and_citing_anothers_filing_is_removed():
     assert kept.body == (
         "3M's capital expenditure was $1,749 million¹. PepsiCo spent $5,207 million². Both grew¹²."
     )
+
+
+def test_a_figure_the_facts_hold_is_checked_against_them():
+    from citations.daggers import SliceRef
+    from programs.figure_check import drop_contradicting
+    from retrieval.companies import load_companies
+    from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
+
+    def report(ticker: str, value: float, text: str) -> SliceReport:
+        figure = Figure(
+            title="Capital expenditure", period="FY2022", value=value, unit="USD", text=text
+        )
+        probe = ProbeAnswer(index=1, probe_title="capex", probe_question="?", figures=[figure])
+        return SliceReport(slice=SliceRef(ticker=ticker, fy=2022, fq=4), probe_answers=[probe])
+
+    slices = [report("MMM", 1_749e6, "$1,749 million"), report("PEP", 5_207e6, "$5,207 million")]
+    answer = CitedAnswer(
+        body=(
+            "3M's capital expenditure in FY2022 was $1,749 million¹. "
+            "PepsiCo's capital expenditure was $1,749 million². "
+            "PepsiCo's capital expenditure was 12% of its cash flow². "
+            "3M's capital expenditure was lower than PepsiCo's¹²."
+        )
+    )
+    kept, removed = drop_contradicting(answer, slices, load_companies())
+    assert removed == 1
+    assert "PepsiCo's capital expenditure was $1,749 million" not in kept.body
+    assert "3M's capital expenditure in FY2022 was $1,749 million¹." in kept.body
+    assert "12% of its cash flow" in kept.body  # a percentage is not the amount's kind

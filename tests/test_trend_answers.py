@@ -47,3 +47,16 @@ def test_a_percentage_changes_in_percentage_points_and_a_flat_figure_is_unchange
     assert "unchanged¹." in change_sentence(
         "ACME", before, before.model_copy(update={"period": "FY2022"}), "¹"
     )
+
+
+def test_a_two_company_comparison_states_the_gap_computed_by_code(searcher):
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(
+            question="How did 3M's capital expenditure compare with PepsiCo's in FY2022?"
+        )
+    answer = pred.report.split("## Comparison")[0]
+    assert (
+        "PEP capital expenditure in FY2022 ($5,207 million) was $3,458 million higher than "
+        "MMM's ($1,749 million)"
+    ) in answer

@@ -1,0 +1,73 @@
+"""A figure the statement facts hold is checked against the fact by code.
+
+The composer's model writes prose around figures that code computed from the statements;
+a small model swaps them between companies, or writes a neighbouring number from the same
+page, and digit grounding passes it because the digits are on some cited page. A sentence
+that names one company and a figure's title ("3M's capital expenditure …") must state that
+company's figure (for some period the report holds) if it states an amount of that kind
+at all; otherwise it is removed, never printed. Sentences stating changes or gaps
+("rose $146 million") are left to the change and comparison lines code writes itself, so
+they are removed too when their amount is not a figure: the computed lines say it right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences
+from metrics.numbers import NumberToken, close, extract_numbers, readings
+from programs.figure_table import slice_figures
+from retrieval.companies import Company
+from retrieval.mentions import company_mentions
+from signatures.synthesiser import Figure, SliceReport
+
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _title_words(title: str) -> set[str]:
+    return set(_WORD.findall(title.lower())) - {"and", "the", "from", "for", "total"}
+
+
+def _states(token: NumberToken, figure: Figure) -> bool:
+    return any(close(r, abs(figure.value)) for r in readings(token))
+
+
+def _same_kind(token: NumberToken, figure: Figure) -> bool:
+    """An amount for an amount, a percentage for a percentage."""
+    return token.percent == ("%" in figure.text)
+
+
+def drop_contradicting(
+    answer: CitedAnswer, slices: Sequence[SliceReport], companies: Sequence[Company]
+) -> tuple[CitedAnswer, int]:
+    """``answer`` less the prose sentences that give a company's figure a value the facts
+    do not hold; and how many were removed."""
+    figures: dict[str, list[Figure]] = {}
+    for report in slices:
+        figures.setdefault(report.slice.ticker, []).extend(slice_figures(report))
+    if not figures:
+        return answer, 0
+    body, removed = answer.body, 0
+    for sentence in reversed(split_sentences(answer.body)):
+        if sentence.in_table:
+            continue
+        named = {t for _, t in company_mentions(sentence.text, companies)}
+        if len(named) != 1:
+            continue
+        (ticker,) = named
+        words = set(_WORD.findall(sentence.text.lower()))
+        about = [f for f in figures.get(ticker, []) if _title_words(f.title) <= words]
+        if not about:
+            continue
+        amounts = [
+            t for t in extract_numbers(sentence.text) if any(_same_kind(t, f) for f in about)
+        ]
+        if amounts and not all(any(_states(t, f) for f in about) for t in amounts):
+            end = sentence.end
+            while end < len(body) and body[end] == " ":
+                end += 1
+            body = body[: sentence.start] + body[end:]
+            removed += 1
+    return answer.model_copy(update={"body": body}), removed
