@@ -35,6 +35,7 @@ from retrieval.periods import (
     mentioned_years,
     read_periods,
     speaks_of_quarters,
+    speaks_of_recent_years,
 )
 from retrieval.store import GridCell
 from signatures.planner import Facets
@@ -141,6 +142,8 @@ def grounded(llm: Facets, question: str) -> Facets:
     # against its training data), never better than the grid's latest period.
     written = set(mentioned_years(question))
     years = [y for y in llm.fiscal_years if y in written]
+    # Likewise a count of years the question does not ask for ("past few years").
+    last_n = llm.last_n_years if speaks_of_recent_years(question) else None
     if not speaks_of_quarters(question):  # quarters nobody asked for ("FY2020 to FY2022" -> Q3)
         granularity = None if granularity == "deep" else granularity
         quarters = []
@@ -151,6 +154,7 @@ def grounded(llm: Facets, question: str) -> Facets:
             "granularity": granularity,
             "fiscal_quarters": quarters,
             "fiscal_years": years,
+            "last_n_years": last_n,
         }
     )
 
@@ -234,6 +238,8 @@ def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
 def _years_for(
     ticker: str, facets: Facets, cells: Sequence[GridCell], scope: list[str]
 ) -> list[int]:
+    """The fiscal years to research for ``ticker``; a default it applies is told in
+    ``scope`` (the report's Scope lines), so no period is chosen silently."""
     deep = facets.granularity == "deep"
     if facets.since_fy is not None:
         held_since = [y for y in full_fys(ticker, cells) if y >= facets.since_fy]

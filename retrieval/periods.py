@@ -239,6 +239,18 @@ def speaks_of_quarters(text: str) -> bool:
     return _QUARTERLY_RE.search(text) is not None or bool(_year_to_date_quarters(text))
 
 
+_RECENT_YEARS_RE = re.compile(
+    r"\b(?:last|past|previous|prior|recent|latest|over)\s+(?:\w+\s+){0,2}(?:fiscal\s+)?years\b",
+    re.IGNORECASE,
+)
+
+
+def speaks_of_recent_years(text: str) -> bool:
+    """Whether ``text`` asks about a run of recent years ("the past few years", "the last
+    three fiscal years"): only then may a model's count of years stand."""
+    return _RECENT_YEARS_RE.search(text) is not None
+
+
 def speaks_of_trend(text: str) -> bool:
     """Whether ``text`` asks how something moved (see :attr:`Periods.trend`)."""
     return _TREND_RE.search(text) is not None

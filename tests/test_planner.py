@@ -384,3 +384,13 @@ def test_llm_facets_must_be_grounded_in_the_question():
     assert kept.granularity is None
     assert grounded(llm, "3M capex in each quarter of FY2022").granularity == "deep"
     assert grounded(Facets(tickers=["KO"]), "What did KO pay in dividends?").tickers == ["KO"]
+
+
+def test_an_llm_count_of_years_the_question_does_not_ask_for_is_ignored(cells):
+    invented = {"tickers": ["MMM"], "last_n_years": 3}
+    result = plan(
+        cells, "What does 3M expect to pay for litigation in the future?", facets=invented
+    )
+    assert result.labels == ["MMM FY2022 Q4"]
+    asked = plan(cells, "How did 3M's revenue move over the past few years?", facets=invented)
+    assert asked.labels == ["MMM FY2020 Q4", "MMM FY2021 Q4", "MMM FY2022 Q4"]
