@@ -49,14 +49,21 @@ class SliceResult(BaseModel):
 
 
 _PROBE_RE = re.compile(r"(Probe\s+\d+)", re.IGNORECASE)
+_ASKED_RE = re.compile(r"“(?P<question>[^”]+)”(?:\s*\((?P<why>.*)\))?\s*$")
 
 
 def explain_issue(issue: str) -> str:
-    """``"† Probe 2: insufficient evidence"`` -> ``"see Probe 2"``; otherwise the issue text."""
-    m = _PROBE_RE.search(issue)
-    if m:
-        return f"see {m.group(1)}"
-    return issue.strip().lstrip(DAGGER).strip() or "open issue"
+    """What a dagger's note says: ``"† Probe 2: insufficient evidence on “What drove …?”
+    (reason)"`` -> ``"the filing pages found do not answer “What drove …?” (reason)"``; an
+    issue that names no question keeps its own words. Never "see Probe 2": the report has
+    no section of that name, and a reader needs to know what is missing, not where."""
+    if m := _ASKED_RE.search(issue):
+        why = f" ({m.group('why')})" if m.group("why") else ""
+        return f"the filing pages found do not answer “{m.group('question')}”{why}"
+    text = issue.strip().lstrip(DAGGER).strip()
+    if m := _PROBE_RE.match(text):
+        text = text[m.end() :].lstrip(": ").strip() or "insufficient evidence"
+    return text or "open issue"
 
 
 def dagger_notes_for(result: SliceResult) -> list[DaggerNote]:

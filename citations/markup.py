@@ -125,7 +125,7 @@ class DaggerNote(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     slice_label: str = Field(min_length=1, description="e.g. 'KO FY2024 Q1'")
-    reason: str = Field(min_length=1, description="e.g. 'see Probe 2'")
+    reason: str = Field(min_length=1, description="e.g. 'the filing pages found do not answer “…”'")
 
     def render(self) -> str:
         return f"{DAGGER} Evidence incomplete for {self.slice_label} – {self.reason}"

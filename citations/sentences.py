@@ -160,3 +160,24 @@ def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str
     kept = re.sub(r"[ \t]+\n", "\n", kept)
     kept = re.sub(r"(?m)^[ \t]*[-*][ \t]*$\n?", "", kept)  # bullets left empty
     return re.sub(r"\n{3,}", "\n\n", kept).strip()
+
+
+_EMPTY_CLAIM_RE = re.compile(rf"<br\s*/?>|{MARKER_RE.pattern}|{DAGGER}|[\s*_#>|.,;:()\[\]-]", re.I)
+
+
+def states_nothing(text: str) -> bool:
+    """Whether a claim unit is markers, daggers and markup only (``<br>¹†``): citing a page
+    for nothing is not a finding, and a dagger on it points at no claim."""
+    return not _EMPTY_CLAIM_RE.sub("", text)
+
+
+def without_empty_claims(body: str) -> str:
+    """``body`` less its prose claims that state nothing; a table cell that states nothing
+    becomes ``–`` (the cell stays, the citation goes)."""
+    kept = body
+    for sentence in reversed(split_sentences(body)):
+        if not states_nothing(sentence.text):
+            continue
+        filler = "–" if sentence.in_table else ""
+        kept = kept[: sentence.start] + filler + kept[sentence.end :]
+    return re.sub(r"\n{3,}", "\n\n", kept)

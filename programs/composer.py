@@ -24,7 +24,7 @@ import dspy
 
 from citations.daggers import SliceResult, apply_daggers
 from citations.markup import CitedAnswer, iter_markers
-from citations.sentences import without_uncited
+from citations.sentences import without_empty_claims, without_uncited
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed
@@ -202,7 +202,11 @@ class ReportComposer(dspy.Module):
             blocks.append("## Findings by slice\n\n" + "\n\n".join(p.body for p in parts))
         draft = CitedAnswer(body="\n\n".join(blocks), references=merged.references)
         checked = verify_answer(draft, retrieved_uids)
-        report = apply_daggers(checked.answer, slices)
+        # A claim that states nothing (``<br>¹``) cites nothing, so no dagger lands on it.
+        stated = checked.answer.model_copy(
+            update={"body": without_empty_claims(checked.answer.body)}
+        )
+        report = apply_daggers(stated, slices)
         markdown = report.to_markdown()
         formulas = formula_notes(slices, report.references)
         if formulas:

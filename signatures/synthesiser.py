@@ -46,10 +46,13 @@ class ProbeAnswer(BaseModel):
 
     @property
     def open_issue(self) -> str | None:
-        """``† Probe 2: insufficient evidence`` (the dagger protocol's wording), or None."""
+        """``† Probe 2: insufficient evidence on “What drove …?” (why)``: the dagger
+        protocol's wording with the probe's question, so a dagger's note can say what is
+        missing in words a reader acts on (no section of the report is named "Probe 2");
+        None when the probe closed with its evidence."""
         if not self.insufficient_evidence:
             return None
-        return f"† Probe {self.index}: insufficient evidence" + (
+        return f"† Probe {self.index}: insufficient evidence on “{self.probe_question}”" + (
             f" ({self.reason})" if self.reason else ""
         )
 

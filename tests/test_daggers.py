@@ -47,7 +47,7 @@ def test_dagger_note_format_and_label():
         answer=CitedAnswer.from_markdown(
             "Sales grew 5%.¹\n\n¹ KO 10-Q FY2024 Q1 p.4 (page_id: 11, uid: aaaaaaaaaaaa)"
         ),
-        open_issues=["† Probe 2: insufficient evidence"],
+        open_issues=["† Probe 2: insufficient evidence on “What drove sales?” (no segment page)"],
     )
     pep = SliceResult(
         slice=SliceRef(ticker="PEP", fy=2024, fq=1),
@@ -59,7 +59,10 @@ def test_dagger_note_format_and_label():
     out = apply_daggers(report, [ko, pep])
     assert out.body == f"Sales grew 5%.¹{DAGGER}\n\nSales grew 2%.²"
     md = out.to_markdown()
-    assert md.endswith("**Notes**\n\n† Evidence incomplete for KO FY2024 Q1 – see Probe 2")
+    assert md.endswith(
+        "**Notes**\n\n† Evidence incomplete for KO FY2024 Q1 – the filing pages found do not "
+        "answer “What drove sales?” (no segment page)"
+    )
     assert CitedAnswer.from_markdown(md) == out
 
 
@@ -72,3 +75,21 @@ def test_dagger_metric_penalises_missing_and_spurious():
     result = score_daggers(md, {"KO FY2024 Q1": {"aaaaaaaaaaaa"}})
     assert result.precision == 0.0 and result.recall == 0.0
     assert result.unexplained_daggers and result.score == 0.0
+
+
+def test_a_dagger_note_never_points_at_a_section_the_report_lacks():
+    from citations.daggers import explain_issue
+
+    assert explain_issue("† Probe 2: insufficient evidence") == "insufficient evidence"
+    assert explain_issue("† Probe 1: insufficient evidence on “Q?”") == (
+        "the filing pages found do not answer “Q?”"
+    )
+
+
+def test_a_claim_that_states_nothing_cites_nothing():
+    from citations.sentences import without_empty_claims
+
+    body = "Sales grew 5%.¹ <br>¹†\n\n| Metric | A |\n| --- | --- |\n| Sales | <br>² |"
+    assert without_empty_claims(body) == (
+        "Sales grew 5%.¹ \n\n| Metric | A |\n| --- | --- |\n| Sales | – |"
+    )

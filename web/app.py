@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from web.grid_view import GridView
+from web.mlflow_link import Dashboard
 from web.page_images import PageImages
 from web.security import Gate
 from web.settings import WebSettings
@@ -51,6 +52,7 @@ def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> 
         # Runs still going are stopped and recorded so (web.run_control); off the event
         # loop, since a run is given a moment to stop by itself.
         await asyncio.to_thread(app.state.runs.close)
+        await asyncio.to_thread(app.state.dashboard.stop)  # an MLflow UI started from a page
         app.state.grid.close()
 
     app = FastAPI(
@@ -63,6 +65,7 @@ def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> 
     app.state.settings = settings
     app.state.grid = GridView(settings.store)
     app.state.images = PageImages(settings.pdf_dirs)
+    app.state.dashboard = Dashboard(settings.mlflow_ui)
     if runs is None:
         from web.run_control import RunControl
 

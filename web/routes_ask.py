@@ -7,6 +7,7 @@ on whether or not any tab follows it. The trace is ``/runs/{id}/events``.
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, HTTPException, Request
@@ -67,7 +68,9 @@ async def ask(request: Request):
     try:
         fields = await _fields(request)
         form = parse_form(fields, control.default_model)
-        run_id = control.start(form)
+        # Off the event loop: preparing a run (models built and checked, the program
+        # loaded) takes seconds, and every other page and trace would wait for it.
+        run_id = await asyncio.to_thread(control.start, form)
     except (AskRefused, ValueError) as exc:
         status = 400
         if isinstance(exc, TooManyRuns):

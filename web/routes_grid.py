@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from retrieval.pages import Page
 from retrieval.search import Hit
 from web.app import render
-from web.figures import MAX_FIGURE_CHARS, highlight_segments
+from web.figures import MAX_FIGURE_CHARS, MAX_QUOTE_CHARS, find_marks, segments
 from web.grid_view import MAX_HITS, SearchError, SearchRequest
 from web.settings import MAX_QUERY_CHARS
 
@@ -23,6 +23,8 @@ router = APIRouter()
 Text = Annotated[str | None, Query(max_length=40)]
 QueryText = Annotated[str, Query(max_length=MAX_QUERY_CHARS)]
 Figure = Annotated[str | None, Query(max_length=MAX_FIGURE_CHARS)]
+#: The cited sentence, for a citation with no figure (or one the page does not print).
+Quote = Annotated[str | None, Query(max_length=MAX_QUOTE_CHARS)]
 K = Annotated[int, Query(ge=1, le=MAX_HITS)]
 
 
@@ -118,8 +120,13 @@ def grid_api(request: Request):
     }
 
 
-def page_json(request: Request, page: Page, figure: str | None) -> dict[str, Any]:
+def page_json(
+    request: Request, page: Page, figure: str | None, quote: str | None = None
+) -> dict[str, Any]:
+    """The page as data; ``segments`` are its text cut at what the citation vouches for:
+    ``figure`` where the page prints it, else the passage saying what ``quote`` says."""
     images = request.app.state.images
+    spans, marked = find_marks(page.text, figure, quote)
     return {
         "uid": page.uid,
         "page_id": page.page_id,
@@ -127,23 +134,26 @@ def page_json(request: Request, page: Page, figure: str | None) -> dict[str, Any
         "doc_name": page.doc_name,
         "page": page.page_index + 1,
         "figure": figure,
-        "segments": [
-            {"text": text, "mark": mark} for text, mark in highlight_segments(page.text, figure)
-        ],
+        "quote": quote,
+        "marked": marked or None,  # "figure", "sentence" (the cited passage), or None
+        "segments": [{"text": text, "mark": mark} for text, mark in segments(page.text, spans)],
         "image": f"/pages/{page.uid}/image.png" if images.available(page) else None,
     }
 
 
 @router.get("/pages/{uid}")
-def page_view(request: Request, uid: str, figure: Figure = None):
-    """One page: its document, page number, text with ``figure`` marked, and its image."""
+def page_view(request: Request, uid: str, figure: Figure = None, quote: Quote = None):
+    """One page: document, page number, text with the cited figure or sentence marked (and
+    scrolled to), and its image."""
     page = _page(request, uid)
-    return render(request, "page.html", page=page_json(request, page, _blank(figure)))
+    return render(
+        request, "page.html", page=page_json(request, page, _blank(figure), _blank(quote))
+    )
 
 
 @router.get("/api/pages/{uid}")
-def page_api(request: Request, uid: str, figure: Figure = None):
-    return page_json(request, _page(request, uid), _blank(figure))
+def page_api(request: Request, uid: str, figure: Figure = None, quote: Quote = None):
+    return page_json(request, _page(request, uid), _blank(figure), _blank(quote))
 
 
 @router.get("/pages/{uid}/image.png")
