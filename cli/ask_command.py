@@ -25,6 +25,17 @@ from cli.terminal_text import plain
 console = Console(soft_wrap=True)
 
 
+def print_report(markdown: str, target: Console | None = None) -> None:
+    """Print a report's Markdown, every block wrapped at the terminal's width.
+
+    Wrapped by Rich, not soft-wrapped: with ``soft_wrap`` Rich leaves a long paragraph to
+    the terminal to fold but crops a list item at the width, so the **Scope** notes (and
+    the formulas and Sources) lost their ends on a narrow terminal. Here each block wraps
+    at word boundaries, list items under their bullet, and nothing is cut.
+    """
+    (target or console).print(Markdown(markdown), soft_wrap=False)
+
+
 def _trace_printer(start: float):
     """An observer that prints each research event as one line with elapsed time."""
 
@@ -118,6 +129,7 @@ def ask_command(
     ] = None,
 ) -> None:
     """Research a question over the grid and print a cited report."""
+    from retrieval.sqlite_store import NotAGridStore
     from runs.errors import BadRunRequest, RunAlreadyComplete, RunFailed
     from runs.record import describe_usage
     from runs.service import ResearchRequest, prepare_run
@@ -157,11 +169,11 @@ def ask_command(
         raise interrupted(run.run_id if run else None) from None
     except RunAlreadyComplete as done:
         say(f"run {done.run.run_id} is already complete; its report:")
-        console.print(Markdown(done.run.report() or "(no report)"))
+        print_report(done.run.report() or "(no report)")
         raise typer.Exit(0) from None
     except RunFailed as exc:
         raise fail(str(exc), EXIT_FAILED) from None
-    except BadRunRequest as exc:
+    except (BadRunRequest, NotAGridStore) as exc:  # --store mlflow.db: as `grid` says it
         raise fail(str(exc)) from None
 
     footer = (
@@ -178,7 +190,7 @@ def ask_command(
         )
         if problem
     ]
-    console.print(Markdown(report))
+    print_report(report)
     if problems:
         raise fail(not_saved(result, problems), EXIT_FAILED)
     if result.failure:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cli.terminal_text import plain
+from retrieval.store import StoreFault
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -101,6 +102,11 @@ def run_guarded(app: typer.Typer) -> None:
         sys.exit(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     except SystemExit:
         raise
+    except StoreFault as exc:  # a BaseException, so no agent swallows it: one line here too
+        if debug:
+            raise
+        show_error(f"the grid store failed: {exc}")
+        sys.exit(EXIT_FAILED)
     except Exception as exc:
         if debug:
             raise

@@ -51,7 +51,7 @@ from retrieval.passages import DEFAULT_BUDGET, select_passage
 from retrieval.query import follow_up_query
 from retrieval.search import Hit
 from retrieval.store import GridFilter
-from retrieval.tool import EquitySearchTool, page_hit
+from retrieval.tool import EquitySearchTool, page_hit, store_faults
 from signatures.probes import Probe
 from signatures.reviewer import ReviewVerdict
 from signatures.synthesiser import ProbeAnswer
@@ -79,7 +79,8 @@ class LockedSearcher:
         lookup = getattr(getattr(self.searcher, "store", None), "pages_by_uid", None)
         if lookup is None:
             return []
-        with self._lock:
+        # A store that fails here stops the run, as it does under a search (StoreFault).
+        with self._lock, store_faults("reading pages"):
             return lookup(uids)
 
     def facts(self, ref: SliceRef) -> list[Any]:
@@ -87,7 +88,7 @@ class LockedSearcher:
         facts = getattr(getattr(self.searcher, "store", None), "facts", None)
         if facts is None:  # a searcher without a store (tests, custom back ends): no figures
             return []
-        with self._lock:
+        with self._lock, store_faults("reading statement facts"):
             return facts(GridFilter(ref.ticker, ref.fy, ref.fq))
 
     def __deepcopy__(self, memo: dict) -> LockedSearcher:
@@ -377,8 +378,9 @@ class ProbeLoop:
         return ProbeOutcome(answer=result, pages=dict(tool.retrieved), record=record)
 
     def _slice_facts(self, slice: SliceRef) -> list[Any]:
-        """The slice's statement facts for the number tools; a store that fails here fails
-        the searches too, and those are recorded round by round, so none is kept back."""
+        """The slice's statement facts for the number tools; a store fault (``StoreFault``,
+        not an ``Exception``) stops the run here as under a search; any other failure here
+        fails the searches too, and those are recorded round by round, so none is kept back."""
         facts_of = getattr(self.searcher, "facts", None)  # a LockedSearcher has them
         if facts_of is None:
             return []

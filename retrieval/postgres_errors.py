@@ -2,8 +2,10 @@
 
 Every message names the server by its redacted address (never the password) and says what
 to do. :class:`StoreUnavailable` is the one a search raises when the server goes away
-mid-run: the research loop turns a failed search into an insufficient-evidence probe, so
-the probes already finished are kept.
+mid-run; under the agents' tools it and the other faults of the store itself
+(:func:`store_fault_message`) become ``retrieval.tool.StoreFault``, which stops the run
+(marked failed, resumable once the server is back) rather than spending LM calls on
+searches that cannot succeed.
 """
 
 from __future__ import annotations
@@ -124,3 +126,22 @@ def translate(exc: BaseException, uri: str, doing: str) -> StoreError:
             )
         return StoreUnavailable(f"the grid server {where} is unavailable while {doing}: {message}")
     return StoreError(f"the grid server {where} failed while {doing}: {message}")
+
+
+def store_fault_message(exc: BaseException, doing: str) -> str | None:
+    """``exc``'s one-line message if it is a fault of the store itself, else None.
+
+    A fault is what no other query could avoid: the server unreachable, gone or shutting
+    down (psycopg's ``OperationalError``: connection, resource and operator-intervention
+    states), a connection that broke, a pool with no connection to give, or a grid the
+    server no longer lets this user read. Any other error (a value the server refuses)
+    belongs to the call that made it. Raw psycopg errors come from a store that did not
+    translate them; their message is scrubbed of any ``user:password@``.
+    """
+    if isinstance(exc, (StoreUnavailable, StoreConfigurationError)):
+        return str(exc)
+    connection_faults = (psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout)
+    if isinstance(exc, connection_faults):
+        text = re.sub(r"(://[^:/@\s]*):[^@\s]*@", r"\1:***@", " ".join(str(exc).split()))
+        return f"the grid server is unavailable while {doing}: {text[:300] or type(exc).__name__}"
+    return None

@@ -110,3 +110,17 @@ def default_store_path() -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir("wissen-research")) / "grid.sqlite"
+
+
+class StoreFault(BaseException):
+    """The grid's store failed under an agent's tool: its server stopped, went away, or
+    refuses the grid. The run cannot go on until the store is back.
+
+    A ``BaseException``, as ``asyncio.CancelledError`` and ``KeyboardInterrupt`` are: the
+    ``except Exception`` backstops between the tool and the run (the researcher's, which
+    turns a tool error into text for the model; the probe loop's, which closes a failed
+    probe as insufficient evidence; the scheduler's, which keeps a worker's failure to its
+    probe) must let it through. Caught there, a stopped server cost a probe five rounds
+    and thirty LM calls on failing searches, and the run was marked completed. The run
+    service ends the run ``failed``, and resumable (``runs.service``).
+    """

@@ -8,20 +8,50 @@ page took. ``wissen_read_page`` gives a whole page of the slice when the passage
 Every page handed out is remembered, which is what citation verification checks against,
 and numbered in the order it was first handed out: the hit number a model cites it by
 (``[3]``; see ``citations.hit_numbers``), the same for that page in every later search.
+
+A fault of the store itself (its server stopped or refuses the grid) is raised as
+:class:`StoreFault`, never handed to the model as a result to read: no query can mend it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from retrieval.pages import Page, normalise_doc_type
 from retrieval.passages import DEFAULT_BUDGET, page_rows, select_passage
 from retrieval.search import Hit, HybridSearcher, prepared_query
-from retrieval.store import GridFilter
+from retrieval.store import GridFilter, StoreFault
 
 MAX_K = 10
 #: A whole page as ``wissen_read_page`` returns it, at most (the longest filing pages).
 MAX_PAGE_CHARS = 8000
+
+
+@contextmanager
+def store_faults(doing: str) -> Iterator[None]:
+    """Run store work (``doing``: "searching"); a fault of the store itself leaves as
+    :class:`StoreFault` with a one-line message, anything else as it was raised (a bad
+    query is the caller's to handle)."""
+    try:
+        yield
+    except Exception as exc:
+        message = _fault_message(exc, doing)
+        if message is None:
+            raise
+        raise StoreFault(message) from exc
+
+
+def _fault_message(exc: Exception, doing: str) -> str | None:
+    """``exc``'s one-line message if it is a fault of the store, else None."""
+    if "psycopg" not in sys.modules:
+        # Only the PostgreSQL store raises store faults, and a grid on SQLite never imports
+        # psycopg (``retrieval.open_store``): nothing to recognise, nothing to import.
+        return None
+    from retrieval.postgres_errors import store_fault_message
+
+    return store_fault_message(exc, doing)
 
 
 class EquitySearchTool:
@@ -78,7 +108,8 @@ class EquitySearchTool:
             where = GridFilter(where.ticker.upper(), where.fy, where.fq, where.doc_type)
         k = max(1, min(int(k or self.default_k), MAX_K))
         self.calls += 1
-        hits = self.searcher.search(query, where, k=k)
+        with store_faults("searching"):
+            hits = self.searcher.search(query, where, k=k)
         terms = prepared_query(query, where).terms
         for hit in hits:
             self.remember(hit)
@@ -105,7 +136,8 @@ class EquitySearchTool:
         lookup = getattr(self.searcher, "pages_by_uid", None)
         if lookup is None:
             return "Whole pages cannot be read here: use the search passages."
-        pages = lookup([uid]) if uid else []
+        with store_faults("reading a page"):
+            pages = lookup([uid]) if uid else []
         if not pages:
             return f"No page {str(ref).strip()!r}: read only pages that a search returned."
         page = pages[0]

@@ -2,7 +2,8 @@
 
 Messages are written for the user (they say the fix). :class:`BadRunRequest` is input the
 user can correct (the command line's exit 2, a web form's 400); :class:`RunFailed` is work
-that could not be done (exit 1); :class:`RunAlreadyComplete` is not a failure at all: the
+that could not be done (exit 1), :class:`StoreFailed` among it when the grid's store
+failed mid-run; :class:`RunAlreadyComplete` is not a failure at all: the
 run asked to resume has its report already.
 """
 
@@ -32,6 +33,19 @@ class RunStillRunning(BadRunRequest):
 
 class RunFailed(RunError):
     """The research could not be done (no language model call succeeded while planning)."""
+
+
+class StoreFailed(RunFailed):
+    """The grid's store failed mid-run (its server stopped): the run stopped at once and is
+    marked failed; its finished work stays checkpointed, so ``--resume`` goes on from there
+    once the store is back."""
+
+    def __init__(self, fault: str, run_id: str) -> None:
+        super().__init__(
+            f"{fault}; the run stopped and its finished probes are kept: once the grid "
+            f"server is back, resume with `research ask --resume {run_id}`"
+        )
+        self.run_id = run_id
 
 
 class RunAlreadyComplete(RunError):

@@ -7,6 +7,7 @@ what the first attempt did and finds its checkpoint valid.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,39 @@ RESUMED_OPTIONS = (
 )  # fmt: skip
 
 
+#: A PostgreSQL store address (one that went through ``pathlib`` has lost a slash).
+_POSTGRES = re.compile(r"(?i)^postgres(?:ql)?(?:\+psycopg)?:/")
+#: Its password: ``user:PASSWORD@`` in the address, or ``password=`` in its query.
+_STORE_PASSWORD = re.compile(r"(?i)^([a-z+]+:/+[^:/@?#]*:)[^@/?#]+(?=@)|(password=)[^&#]+")
+#: What a stored store address holds in place of its password.
+STORE_SECRET = "***"
+
+
+def store_without_password(address: str) -> str:
+    """A PostgreSQL store address with its password replaced by ``***``."""
+    return _STORE_PASSWORD.sub(lambda m: (m.group(1) or m.group(2)) + STORE_SECRET, address)
+
+
+def _stored_store(store: Any) -> str | None:
+    """The ``--store`` a resume can find again from anywhere: a SQLite file's absolute path
+    (the option arrives as typed, relative to where the run started), a server's address
+    without its password, which is never written to the run directory."""
+    if not store:
+        return None
+    text = str(store)
+    if _POSTGRES.match(text):
+        return store_without_password(text)
+    return str(Path(text).expanduser().resolve())
+
+
 def research_options(**options: Any) -> dict[str, Any]:
     """The options a resume restores, as JSON: paths absolute (a resume may run elsewhere),
-    URLs without credentials (``--api-base`` must then be given again)."""
+    URLs without credentials (``--api-base`` must then be given again, as must a store
+    address's password: ``--store`` or ``$WISSEN_STORE``)."""
 
     def stored(key: str, value: Any) -> Any:
+        if key == "store":
+            return _stored_store(value)
         if isinstance(value, Path):
             return str(value.resolve())
         return redact(value) if key == "api_base" and value else value
@@ -33,11 +62,32 @@ def research_options(**options: Any) -> dict[str, Any]:
     return {key: stored(key, value) for key, value in options.items()}
 
 
+def resumed_store(stored: str | None, given: str | Path | None, run_id: str) -> str | None:
+    """The store a resumed run opens: the stored one, or, for a server address stored
+    without its password, the same address given again with it (``--store`` or
+    ``$WISSEN_STORE``); :class:`BadRunRequest` when it is not given, or names another grid."""
+    if not stored or not _POSTGRES.match(stored) or STORE_SECRET not in stored:
+        return stored
+    if given and store_without_password(str(given)) == stored:
+        return str(given)
+    if given and _POSTGRES.match(str(given)):
+        raise BadRunRequest(
+            f"run {run_id} researched the grid at {stored}; --store names another: give "
+            "that address, with its password"
+        )
+    raise BadRunRequest(
+        f"run {run_id}'s store address held a password, never stored: give it again with "
+        "--store (or $WISSEN_STORE)"
+    )
+
+
 def stored_options(run: RunDir) -> dict[str, Any]:
-    """The run's stored research options, paths as ``Path`` again."""
+    """The run's stored research options, the agents and program files as ``Path`` again
+    (the store stays text: ``pathlib`` would take a slash out of a server address)."""
     stored = dict(run.meta["options"])
-    for key in ("agents", "program", "store"):
+    for key in ("agents", "program"):
         stored[key] = Path(stored[key]) if stored.get(key) else None
+    stored["store"] = str(stored["store"]) if stored.get("store") else None  # a path or address
     return stored
 
 

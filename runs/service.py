@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from runs.errors import BadRunRequest, RunFailed
+from runs.errors import BadRunRequest, RunFailed, StoreFailed
 from runs.events import EventLog
 from runs.record import (
     agent_modules,
@@ -38,7 +38,7 @@ from runs.record import (
     usage_metrics,
 )
 from runs.redaction import REDACTED, redact
-from runs.resume import research_options, resumable, stored_options
+from runs.resume import research_options, resumable, resumed_store, stored_options
 from runs.run_dir import FAILED, INTERRUPTED, RunDir, _now, new_run_id
 from runs.tracking import (
     kill_run,
@@ -82,7 +82,7 @@ class ResearchRequest:
     api_base: str | None = None
     agents: Path | None = None
     program: Path | None = None
-    store: Path | None = None
+    store: str | Path | None = None  # a SQLite file or a PostgreSQL address, as typed
     max_probes: int = 5
     max_rounds: int = 5
     figures: bool = True  # figure questions answered from statement facts
@@ -122,10 +122,11 @@ def _resumed(request: ResearchRequest) -> tuple[ResearchRequest, RunDir | None]:
     api_base = request.api_base or stored["api_base"]  # the server may have moved
     if api_base and REDACTED in api_base:
         raise BadRunRequest("the run's --api-base held credentials, never stored: give it again")
-    names = ("question", "lm", "agents", "program", "store", "max_probes", "max_rounds")
+    names = ("question", "lm", "agents", "program", "max_probes", "max_rounds")
     resumed = replace(
         request,
         api_base=api_base,
+        store=resumed_store(stored["store"], request.store, previous.run_id),
         figures=stored.get("figures", True),  # runs from before the option had figures on
         **{name: stored[name] for name in names},
     )
@@ -217,7 +218,8 @@ class ResearchRun:
 
     def execute(self) -> RunResult:
         """Research the question; the run directory ends ``completed`` or ``incomplete``,
-        or ``failed``/``interrupted`` when this raises."""
+        or ``failed``/``interrupted`` when this raises (``failed`` with
+        :class:`~runs.errors.StoreFailed` when the grid's store failed mid-run)."""
         try:
             return self._execute()
         finally:
@@ -228,6 +230,7 @@ class ResearchRun:
         import dspy
 
         from programs.errors import PlanningError
+        from retrieval.tool import StoreFault
 
         models, params, track = self.models, self.params, self.request.track
         resilience = models.resilience
@@ -266,6 +269,12 @@ class ResearchRun:
             if failure := resilience.failure_message():  # the planner had no model to ask
                 raise RunFailed(redact(f"{exc} ({failure})")) from None
             raise BadRunRequest(str(exc)) from None
+        except StoreFault as exc:
+            # The guard has marked the run failed (resumable: its finished work is
+            # checkpointed). Probes still in flight on other threads stop at their next step
+            # rather than spend LM calls on research that cannot reach the grid.
+            self._stop.set()
+            raise StoreFailed(str(exc), self.run_id) from None  # the store redacted it
 
         record_json = json.dumps(record, indent=2, default=str)
         saved_error = None

@@ -47,6 +47,19 @@ def artifact_root() -> Path:
     return data_dir() / "mlartifacts"
 
 
+def mlflow_server_command(host: str, port: int) -> list[str]:
+    """``mlflow server`` on the local tracking store: one command line for ``research
+    dashboard`` and for the web page's "start it from here"."""
+    import sys
+
+    return [
+        sys.executable, "-m", "mlflow", "server",
+        "--backend-store-uri", tracking_uri(),
+        "--default-artifact-root", artifact_root().as_uri(),
+        "--host", host, "--port", str(port), "--workers", "1",
+    ]  # fmt: skip
+
+
 def _use_experiment(name: str) -> None:
     import mlflow
 

@@ -13,7 +13,6 @@ from postgres_server import drop_database, fresh_database, with_database
 from scripted_lm import ScriptedLM
 from typer.testing import CliRunner
 
-from citations.markup import DAGGER
 from cli.app import app
 from programs.research_program import ResearchProgram, ResearchSettings
 from retrieval.grid_copy import copy_grid, document_names
@@ -113,9 +112,14 @@ def test_an_unreachable_server_is_one_line_on_the_command_line_without_the_passw
     assert done.stderr.count("\n") == 1 and "127.0.0.1" in done.stderr
 
 
-def test_a_server_stopped_mid_run_keeps_the_finished_probes(private_postgres, sample_store):
-    """The first probe finishes; the server stops; the second probe's searches fail with a
-    clear error, so it closes as insufficient evidence (a dagger) and the report is written."""
+def test_a_server_stopped_mid_run_stops_the_program_with_a_store_fault(
+    private_postgres, sample_store
+):
+    """The first probe finishes; the server stops; the next search raises a store fault,
+    which stops the program (the run service marks the run failed and resumable), instead
+    of probes spending rounds on failing searches and closing under daggers."""
+    from retrieval.tool import StoreFault
+
     store = PostgresStore(private_postgres.uri)
     copy_grid(
         sample_store,
@@ -133,13 +137,8 @@ def test_a_server_stopped_mid_run_keeps_the_finished_probes(private_postgres, sa
             private_postgres.stop()
 
     program.observer = stop_after_first_verdict
-    with dspy.context(lm=ScriptedLM()):
-        pred = program(question="3M capex in FY2022")
-    (report,) = pred.slices
-    first, second = report.probe_answers
-    assert stopped and not first.insufficient_evidence and first.answer.references.footnotes
-    assert second.insufficient_evidence and not second.answer.references.footnotes
-    assert DAGGER in pred.report
-    rounds = pred.record["slices"][0]["probes"][1]["rounds"]
-    assert rounds and all(not r["searches"] or not r["searches"][0]["uids"] for r in rounds)
+    lm = ScriptedLM()
+    with dspy.context(lm=lm), pytest.raises(StoreFault):
+        program(question="3M capex in FY2022")
+    assert stopped
     store.close()

@@ -20,7 +20,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 from typing import IO
@@ -76,16 +75,10 @@ def listening(ui: str, timeout: float = 0.5) -> bool:
 
 
 def server_command(host: str, port: int) -> list[str]:
-    """``mlflow server`` on the local tracking store, as ``research dashboard`` runs it
-    (``cli.dashboard_command.server_command``; the web package may not import the CLI)."""
-    from runs.tracking import artifact_root, tracking_uri
+    """``mlflow server`` on the local tracking store, as ``research dashboard`` runs it."""
+    from runs.tracking import mlflow_server_command
 
-    return [
-        sys.executable, "-m", "mlflow", "server",
-        "--backend-store-uri", tracking_uri(),
-        "--default-artifact-root", artifact_root().as_uri(),
-        "--host", host, "--port", str(port), "--workers", "1",
-    ]  # fmt: skip
+    return mlflow_server_command(host, port)
 
 
 class Dashboard:
