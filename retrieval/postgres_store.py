@@ -49,6 +49,11 @@ POOL_WAIT_S = 5
 logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 
+#: A stored vector a search can use: not all zero (pgvector refuses NaN and infinity, and
+#: the vector index other widths). Width is ``research embed``'s check, as in SQLite's counts.
+_USABLE = "(l2_norm(v.vector) > 0)"
+
+
 class PostgresStore:
     """:class:`retrieval.store.PageStore` over a PostgreSQL database with pgvector."""
 
@@ -377,11 +382,12 @@ class PostgresStore:
         )
 
     def count_missing_vectors(self, model_id: str) -> int:
+        """Pages with no usable ``model_id`` vector: none, a stale one, or an all-zero one."""
         return self._scalar(
             "counting vectors",
             "SELECT count(*) FROM wissen.pages p LEFT JOIN wissen.vectors v "
             "ON v.page_id = p.page_id WHERE v.page_id IS NULL OR v.model_id <> %s "
-            "OR v.text_hash <> p.text_hash",
+            f"OR v.text_hash <> p.text_hash OR NOT ({_USABLE})",
             [model_id],
         )
 
@@ -405,7 +411,8 @@ class PostgresStore:
             ).fetchone()
             vectors = conn.execute(
                 "SELECT count(*) FROM wissen.vectors v JOIN wissen.pages p "
-                "ON p.page_id = v.page_id WHERE v.model_id = %s AND v.text_hash = p.text_hash",
+                "ON p.page_id = v.page_id WHERE v.model_id = %s AND v.text_hash = p.text_hash "
+                f"AND {_USABLE}",
                 [self.model_id],
             ).fetchone()[0]
             return {"pages": int(pages), "documents": int(docs), "vectors": int(vectors)}
