@@ -10,7 +10,7 @@ rows, and blank lines are not claims.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,6 +143,18 @@ def uncited_prose(body: str, only: Callable[[str], bool] | None = None) -> list[
     ]
 
 
+def without_units(body: str, units: Iterable[Sentence]) -> str:
+    """``body`` less the claim units ``units`` (found in that same ``body``), each with the
+    space before the next sentence: what every rule that removes a sentence shares."""
+    kept = body
+    for unit in sorted(units, key=lambda u: u.start, reverse=True):
+        end = unit.end
+        while end < len(kept) and kept[end] == " ":
+            end += 1
+        kept = kept[: unit.start] + kept[end:]
+    return kept
+
+
 def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:
     """``body`` less the sentences that carry no citation marker (with ``only``, those of
     them whose text it accepts).
@@ -151,12 +163,7 @@ def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str
     does not say …" about a slice whose summary it never saw); in a report where every claim
     points at a page, such a sentence is not a finding. Table rows and headings are kept.
     """
-    kept = body
-    for sentence in reversed(uncited_prose(body, only)):
-        end = sentence.end
-        while end < len(kept) and kept[end] == " ":  # the space before the next sentence
-            end += 1
-        kept = kept[: sentence.start] + kept[end:]
+    kept = without_units(body, uncited_prose(body, only))
     kept = re.sub(r"[ \t]+\n", "\n", kept)
     kept = re.sub(r"(?m)^[ \t]*[-*][ \t]*$\n?", "", kept)  # bullets left empty
     return re.sub(r"\n{3,}", "\n\n", kept).strip()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences
+from citations.sentences import split_sentences, without_units
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
 
@@ -28,16 +28,13 @@ def drop_misattributed(
 ) -> tuple[CitedAnswer, int]:
     """``answer`` less its prose sentences that name companies and cite none of their
     filings; and how many were removed."""
-    body, removed = answer.body, 0
-    for sentence in reversed(split_sentences(answer.body)):
+    dropped = []
+    for sentence in split_sentences(answer.body):
         if sentence.in_table or not sentence.markers:
             continue
         named = {ticker for _, ticker in company_mentions(sentence.text, companies)}
         cited = _cited_tickers(answer, sentence.markers)
         if named and cited and named.isdisjoint(cited):
-            end = sentence.end
-            while end < len(body) and body[end] == " ":
-                end += 1
-            body = body[: sentence.start] + body[end:]
-            removed += 1
-    return answer.model_copy(update={"body": body}), removed
+            dropped.append(sentence)
+    body = without_units(answer.body, dropped)
+    return answer.model_copy(update={"body": body}), len(dropped)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences
+from citations.sentences import split_sentences, without_units
 from metrics.numbers import NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
 from retrieval.companies import Company
@@ -49,8 +49,8 @@ def drop_contradicting(
         figures.setdefault(report.slice.ticker, []).extend(slice_figures(report))
     if not figures:
         return answer, 0
-    body, removed = answer.body, 0
-    for sentence in reversed(split_sentences(answer.body)):
+    dropped = []
+    for sentence in split_sentences(answer.body):
         if sentence.in_table:
             continue
         named = {t for _, t in company_mentions(sentence.text, companies)}
@@ -65,9 +65,6 @@ def drop_contradicting(
             t for t in extract_numbers(sentence.text) if any(_same_kind(t, f) for f in about)
         ]
         if amounts and not all(any(_states(t, f) for f in about) for t in amounts):
-            end = sentence.end
-            while end < len(body) and body[end] == " ":
-                end += 1
-            body = body[: sentence.start] + body[end:]
-            removed += 1
-    return answer.model_copy(update={"body": body}), removed
+            dropped.append(sentence)
+    body = without_units(answer.body, dropped)
+    return answer.model_copy(update={"body": body}), len(dropped)
