@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from citations.daggers import SliceRef
 from metrics.answer_correctness import states_gold_figures
 
 STAGES = ("planner", "retrieval", "citation", "judgement", "reading")
@@ -38,7 +39,7 @@ class Trace:
     def from_record(cls, record: dict[str, Any]) -> Trace:
         """A program run's trace from its run record (``run.json``)."""
         plan = record.get("plan") or {}
-        planned = [_label(s) for s in plan.get("slices") or []]
+        planned = [SliceRef(**cell).label for cell in plan.get("slices") or []]
         seen = set(record.get("pages") or {})
         drafts = []
         for slice_ in record.get("slices") or []:
@@ -51,11 +52,6 @@ class Trace:
                 if figure:
                     drafts.append(str(figure))
         return cls(planned=planned, seen_uids=seen, drafts=drafts)
-
-
-def _label(cell: dict[str, Any]) -> str:
-    fq = cell.get("fq")
-    return f"{cell['ticker']} FY{cell['fy']}" + (f" Q{fq}" if fq else "")
 
 
 def attribute(

@@ -107,7 +107,6 @@ _ORDINALS = {
 # -- a quarter written with its year ----------------------------------------------------
 _Y4 = r"(?:19|20)\d{2}"
 _YY = rf"(?:{_Y4}|\d{{2}})"
-_FYP = r"(?:fy|fiscal(?:\s+year)?)"
 _ORDINAL = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
 #: Each pattern names the quarter ``q`` (or ``ord``) and the year ``y``; the first that
 #: matches a span wins, and the span is blanked before years and quarters are read alone.
@@ -115,9 +114,9 @@ _QUARTER_WITH_YEAR = [
     re.compile(p, re.IGNORECASE)
     for p in (
         # FY2023Q1, FY23 Q1, FY2023-Q1, fiscal 2023 Q1
-        rf"\b{_FYP}\s*'?(?P<y>{_YY})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
+        rf"\b{_FY_PREFIX}\s*'?(?P<y>{_YY})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
         # Q2 FY2024, Q2 of FY2024, Q2 of fiscal 2024, Q2'24, Q22023, Q2 2023, Q2-23
-        rf"\bf?q(?P<q>[1-4])\s*(?:(?:of|in)\s+)?(?:{_FYP}\s*)?[-/']?\s*(?P<y>{_YY})(?![\w-])"
+        rf"\bf?q(?P<q>[1-4])\s*(?:(?:of|in)\s+)?(?:{_FY_PREFIX}\s*)?[-/']?\s*(?P<y>{_YY})(?![\w-])"
         rf"(?![.,]\d|\s*(?:%|percent|million|billion|thousand))",
         # 2Q24, 2Q 2024, 2QFY24
         rf"\b(?P<q>[1-4])q\s*(?:fy\s*)?'?(?P<y>{_YY})\b",
@@ -125,12 +124,12 @@ _QUARTER_WITH_YEAR = [
         rf"(?<![\d$.,])(?P<y>{_Y4})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
         # second quarter of 2023, third fiscal quarter of fiscal 2023, 2nd quarter FY23
         rf"\b{_ORDINAL}\s+(?:fiscal\s+)?quarter\s+(?:(?:of|in)\s+)?(?:the\s+)?"
-        rf"(?:{_FYP}\s*)?'?(?P<y>{_YY})\b",
+        rf"(?:{_FY_PREFIX}\s*)?'?(?P<y>{_YY})\b",
     )
 ]
 # -- year-to-date and half-year periods: a 10-Q's year-to-date columns ------------------
 _HALF_WITH_YEAR_RE = re.compile(
-    rf"\b(?:h(?P<h>[12])|(?P<h2>[12])h)\s*(?:{_FYP}\s*)?[-']?\s*(?P<y>{_YY})\b", re.IGNORECASE
+    rf"\b(?:h(?P<h>[12])|(?P<h2>[12])h)\s*(?:{_FY_PREFIX}\s*)?[-']?\s*(?P<y>{_YY})\b", re.IGNORECASE
 )
 #: (pattern, quarter cell): H1 and the first six months are reported in the Q2 10-Q, nine
 #: months in the Q3 10-Q, the second half only in the annual filing.

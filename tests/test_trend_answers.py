@@ -43,7 +43,6 @@ def test_a_percentage_changes_in_percentage_points_and_a_flat_figure_is_unchange
         "ACME operating margin went from 20.0% in FY2021 to 18.5% in FY2022, down 1.5 "
         "percentage points¹²."
     )
-    assert change_sentence("ACME", before, before.model_copy(update={"period": "FY2022"}), "¹")
     assert "unchanged¹." in change_sentence(
         "ACME", before, before.model_copy(update={"period": "FY2022"}), "¹"
     )
