@@ -177,7 +177,8 @@ def ask_command(
         raise fail(str(exc)) from None
 
     footer = (
-        f"\n---\n*Model {result.model} · {describe_usage(result.usage)} · "
+        f"\n---\n*Model {result.model} · prompts {result.program} · "
+        f"{describe_usage(result.usage)} · "
         f"{result.record['wall_seconds']:.1f} s · run {result.run_id}*\n"
     )
     report = result.report.rstrip() + "\n" + footer

@@ -16,6 +16,7 @@ from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
 from cli.terminal_text import plain
+from runs.program_choice import choose_program
 from runs.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
@@ -110,7 +111,7 @@ def eval_command(
         "set": set_name,
         "split": split,
         "model": model.description,
-        "program": str(program) if program else "(shipped)",
+        "program": choose_program(program).label,
         "program_version": program_version(research.dump_state()),
         "evalset_hash": evalset_hash(set_name),
         "examples": len(chosen),

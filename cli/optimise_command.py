@@ -20,19 +20,28 @@ from cli.eval_command import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
+from runs.program_choice import SHIPPED
 
 console = Console(soft_wrap=True)
 
 
 def optimise_command(
     optimiser: Annotated[str, typer.Option(help="bootstrap, mipro, gepa or simba")] = "bootstrap",
-    set_name: SetOption = "planner",
+    set_name: SetOption = "financebench",
     target: Annotated[
         str,
-        typer.Option(help="planner, probes, researcher, reviewer, synthesiser, composer or all"),
-    ] = "all",
-    budget: Annotated[str, typer.Option(help="light, medium or heavy")] = "light",
-    name: Annotated[str | None, typer.Option(help="folder under --out-dir")] = None,
+        typer.Option(
+            help="answer (planner, researcher, reviewer, synthesiser, composer), all, or one "
+            "agent: planner, probes, researcher, reviewer, synthesiser, composer"
+        ),
+    ] = "answer",
+    budget: Annotated[
+        str, typer.Option(help="light, medium or heavy (bootstrap: 2, 3 or 4 demos per agent)")
+    ] = "light",
+    name: Annotated[
+        str | None,
+        typer.Option(help="folder under --out-dir; default: 'default' for financebench"),
+    ] = None,
     out_dir: Annotated[Path, typer.Option(help="where compiled programs go")] = Path("optimised"),
     program: ProgramOption = None,
     lm: LMOption = None,
@@ -43,13 +52,17 @@ def optimise_command(
     ] = None,
     store: StoreOption = None,
     limit: Annotated[int | None, typer.Option(min=1, help="first N examples per split")] = None,
-    max_probes: Annotated[int, typer.Option(min=1, max=5)] = 2,
+    max_probes: Annotated[int, typer.Option(min=1, max=5)] = 1,
     max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 2,
     threads: Annotated[int, typer.Option(min=1, max=32)] = 4,
     seed: Annotated[int, typer.Option()] = 7,
     track: Annotated[bool, typer.Option(help="log to MLflow and register prompts")] = True,
 ) -> None:
-    """Compile the agents' prompts on a golden set; save and register the new version."""
+    """Compile the agents' prompts on a golden set; save and register the new version.
+
+    Run the same command again after a kill and it continues: finished train runs and
+    evaluations are kept in OUT_DIR/.work/NAME.
+    """
     from evaluation.optimisers import OptimiserSpec
     from evaluation.tasks import task_for
     from runs.errors import BadRunRequest
@@ -60,13 +73,16 @@ def optimise_command(
         spec = OptimiserSpec(optimiser, budget, seed=seed, num_threads=threads)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    name = name or f"{set_name}-{target}-{optimiser}-" + time.strftime("%Y%m%d-%H%M%S")
+    default_name = f"{set_name}-{target}-{optimiser}-" + time.strftime("%Y%m%d-%H%M%S")
+    name = name or ("default" if set_name == "financebench" else default_name)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", name):
         raise fail(f"--name {name!r}: use letters, digits, '.', '_' and '-' (a folder name)")
     folder = out_dir / name
     if folder.exists():
         raise fail(f"{folder} exists: choose another --name or remove it")
-    grid, research = prepare_research(store, program, max_probes=max_probes, max_rounds=max_rounds)
+    # A compile starts from the shipped prompts unless --program names others.
+    start = program or SHIPPED
+    grid, research = prepare_research(store, start, max_probes=max_probes, max_rounds=max_rounds)
     splits = {
         s: answerable_examples(task, set_name, s, grid, limit) for s in ("train", "dev", "test")
     }
@@ -90,21 +106,26 @@ def optimise_command(
         outcome = optimise_program(job, say)
     except BadRunRequest as exc:
         raise fail(str(exc)) from None
-    base_dev, base_test, dev, test = outcome.base_dev, outcome.base_test, outcome.dev, outcome.test
-    selected = outcome.selected
     console.print(
         metric_table(
             f"{set_name}: {optimiser} ({budget}) on {target}, model {model.description}",
             {
-                "baseline dev": base_dev.means,
-                "baseline test": base_test.means,
-                "compiled dev": dev.means,
-                "compiled test": test.means,
+                "shipped dev": outcome.base_dev.means,
+                "shipped test": outcome.base_test.means,
+                "compiled dev": outcome.dev.means,
+                "compiled test": outcome.test.means,
             },
         )
     )
+    verdict = (
+        "beats the shipped prompts on test: research ask uses it by default"
+        if outcome.beats_shipped_on_test and folder.name == "default"
+        else "beats the shipped prompts on test"
+        if outcome.beats_shipped_on_test
+        else "does not beat the shipped prompts on test: nothing uses it unless asked"
+    )
     console.print(
-        f"saved {folder}/program.json ({selected} prompts); "
+        f"saved {folder}/program.json ({outcome.selected} prompts; {verdict}); "
         f"use it with: research ask --program {folder}",
         highlight=False,
         markup=False,  # --out-dir and --name are the user's: brackets are text

@@ -11,11 +11,17 @@ import typer
 from cli.errors import fail
 
 ProgramOption = Annotated[
-    Path | None, typer.Option(help="a compiled program (optimised/NAME or its program.json)")
+    Path | None,
+    typer.Option(
+        help="prompts: 'shipped', or a compiled program (optimised/NAME or its program.json); "
+        "default: optimised/default when its manifest says it beat the shipped prompts on test"
+    ),
 ]
 
 
-def prepare_research(store: Path | None, program: Path | None, **settings: Any) -> tuple[Any, Any]:
+def prepare_research(
+    store: Path | None, program: Path | str | None, **settings: Any
+) -> tuple[Any, Any]:
     """``(grid, research)``; see :func:`runs.research_setup.prepare_research`."""
     from runs.errors import BadRunRequest
     from runs.research_setup import prepare_research as prepare

@@ -1,7 +1,8 @@
 """The optimisers ``research optimise`` offers, each sized by a budget.
 
-* ``bootstrap``: few-shot demos from the program's own successful traces on train
-  (``light``: one pass; ``medium``/``heavy``: 4/8 candidate demo sets chosen on dev).
+* ``bootstrap``: few-shot demos from the program's own runs on train that passed
+  (``evaluation.trace_demos``: right answer citing a gold page; resumable); the budget is
+  the demos per predictor (``light`` 2, ``medium`` 3, ``heavy`` 4).
 * ``mipro``: MIPROv2 proposes instructions and demo sets, searched with Optuna on dev
   (``auto`` = the budget).
 * ``gepa``: reflective instruction evolution from the metric's textual feedback, with a
@@ -21,7 +22,7 @@ import dspy
 OPTIMISERS = ("bootstrap", "mipro", "gepa", "simba")
 BUDGETS = ("light", "medium", "heavy")
 
-_BOOTSTRAP_CANDIDATES = {"light": 0, "medium": 4, "heavy": 8}
+_DEMOS = {"light": 2, "medium": 3, "heavy": 4}
 _SIMBA_STEPS = {"light": 4, "medium": 8, "heavy": 16}
 
 
@@ -31,13 +32,15 @@ class OptimiserSpec:
     budget: str = "light"
     seed: int = 7
     num_threads: int = 4
-    max_demos: int = 3
+    max_demos: int | None = None  # None: the budget's (light 2, medium 3, heavy 4)
 
     def __post_init__(self) -> None:
         if self.name not in OPTIMISERS:
             raise ValueError(f"unknown optimiser {self.name!r}: choose {', '.join(OPTIMISERS)}")
         if self.budget not in BUDGETS:
             raise ValueError(f"unknown budget {self.budget!r}: choose {', '.join(BUDGETS)}")
+        if self.max_demos is None:
+            object.__setattr__(self, "max_demos", _DEMOS[self.budget])
 
 
 def compile_program(
@@ -49,25 +52,13 @@ def compile_program(
     feedback_metric: Any,
     proposer_lm: dspy.LM | None = None,
 ) -> dspy.Module:
-    """Compile ``student`` on ``train`` with ``spec``; dev picks between candidates."""
+    """Compile ``student`` on ``train`` with DSPy's optimiser for ``spec`` (all but
+    ``bootstrap``); dev picks between candidates."""
     if not train:
         raise ValueError("the train split is empty: nothing to compile on")
     demos = spec.max_demos
     if spec.name == "bootstrap":
-        candidates = _BOOTSTRAP_CANDIDATES[spec.budget]
-        if candidates == 0:
-            optimiser = dspy.BootstrapFewShot(
-                metric=metric, max_bootstrapped_demos=demos, max_labeled_demos=demos
-            )
-            return optimiser.compile(student, trainset=train)
-        optimiser = dspy.BootstrapFewShotWithRandomSearch(
-            metric=metric,
-            max_bootstrapped_demos=demos,
-            max_labeled_demos=demos,
-            num_candidate_programs=candidates,
-            num_threads=spec.num_threads,
-        )
-        return optimiser.compile(student, trainset=train, valset=dev or None)
+        raise ValueError("bootstrap compiles with evaluation.trace_demos, not here")
     if spec.name == "mipro":
         optimiser = dspy.MIPROv2(
             metric=metric,

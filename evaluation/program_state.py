@@ -18,13 +18,18 @@ from atomicfiles import write_atomic
 from lm.dspy_internals import set_frozen
 
 AGENTS = ("planner", "probes", "researcher", "reviewer", "synthesiser", "composer")
-TARGETS = (*AGENTS, "all")
+#: Named groups of agents: ``answer`` is every agent that writes or checks the answer.
+GROUPS = {
+    "answer": ("planner", "researcher", "reviewer", "synthesiser", "composer"),
+    "all": AGENTS,
+}
+TARGETS = (*AGENTS, *GROUPS)
 
 
 def target_agents(target: str) -> tuple[str, ...]:
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
-    return AGENTS if target == "all" else (target,)
+    return GROUPS.get(target, (target,))
 
 
 def freeze_except(program: dspy.Module, target: str) -> list[str]:

@@ -21,9 +21,15 @@ def prompt_name(predictor: str) -> str:
 
 
 def register_prompts(
-    program: dspy.Module, names: list[str], tags: dict[str, Any], dev_score: float
+    program: dspy.Module,
+    names: list[str],
+    tags: dict[str, Any],
+    dev_score: float,
+    pages: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Register ``names``' instructions; return per prompt its version and champion flag."""
+    """Register ``names``' prompts (the Markdown page of instructions and demos, when
+    ``pages`` has one; else the instructions); return per prompt its version and champion
+    flag."""
     import mlflow
 
     client = mlflow.MlflowClient()
@@ -32,7 +38,7 @@ def register_prompts(
     for name in names:
         version = mlflow.genai.register_prompt(
             name=prompt_name(name),
-            template=predictors[name].signature.instructions,
+            template=(pages or {}).get(name) or predictors[name].signature.instructions,
             commit_message=f"{tags.get('optimiser')} on {tags.get('set')}: dev {dev_score:.3f}",
             tags={**{k: str(v) for k, v in tags.items()}, "dev": f"{dev_score:.6f}"},
         )

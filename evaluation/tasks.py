@@ -70,9 +70,13 @@ def _report_parts(gold: Any, pred: Any) -> dict[str, float]:
     }
     gold_answer = field(gold, "answer")
     if gold_answer:
-        parts["answer_correctness"] = judge_answer(
-            report, gold_answer, field(gold, "question")
-        ).score
+        verdict = judge_answer(report, gold_answer, field(gold, "question"))
+        parts["answer_correctness"] = verdict.score
+        # The answer's label as three 0/1 parts: their means are the accuracy, wrong-answer
+        # and refusal rates every eval and compile logs under the same names.
+        parts["accuracy"] = float(verdict.label == "correct")
+        parts["wrong"] = float(verdict.label == "incorrect")
+        parts["refusal"] = float(verdict.label == "refusal")
     parts["composite"] = float(composite_feedback_metric(gold, pred).score)
     return parts
 
@@ -118,13 +122,37 @@ def _financebench_feedback(
     return composite_feedback_metric(gold, pred, trace)
 
 
+def _answer_passes(gold: Any, pred: Any) -> tuple[bool, str]:
+    """A run worth a demo: its answer is right and it cites a gold evidence page, so no demo
+    shows a right answer read off the wrong page."""
+    from evaluation.trace_demos import cited_uids, gold_uids
+
+    verdict = judge_answer(report_text(pred), field(gold, "answer"), field(gold, "question"))
+    if verdict.label != "correct":
+        return False, f"answer {verdict.label}"
+    gold_pages, cited = gold_uids(gold), cited_uids(pred)
+    if gold_pages and not cited & gold_pages:
+        return False, "right answer, but no gold evidence page cited"
+    return True, "right answer citing a gold page"
+
+
+def _full_score_passes(parts: Callable[[Any, Any], dict[str, float]]):
+    def passes(gold: Any, pred: Any) -> tuple[bool, str]:
+        score = parts(gold, pred)["score"]
+        return score >= 1.0, f"score {score:.2f}"
+
+    return passes
+
+
 @dataclass(frozen=True)
 class EvalTask:
-    """One evalset's way of scoring: ``parts`` gives every metric, ``score`` the headline."""
+    """One evalset's way of scoring: ``parts`` gives every metric, ``score`` the headline,
+    ``passes`` whether a run is good enough to become a few-shot demo (and why)."""
 
     name: str
     parts: Callable[[Any, Any], dict[str, float]]
     feedback_metric: Callable[..., dspy.Prediction]
+    passes: Callable[[Any, Any], tuple[bool, str]]
     planner_only: bool = False
 
     def metric(self, gold: Any, pred: Any, trace: Any = None) -> float:
@@ -169,9 +197,19 @@ def _evidence_uids(examples: Sequence[dspy.Example]) -> set[str]:
 
 
 TASKS: dict[str, EvalTask] = {
-    "financebench": EvalTask("financebench", _financebench_parts, _financebench_feedback),
-    "reports": EvalTask("reports", _reports_parts, _reports_feedback),
-    "planner": EvalTask("planner", _planner_parts, slice_feedback_metric, planner_only=True),
+    "financebench": EvalTask(
+        "financebench", _financebench_parts, _financebench_feedback, _answer_passes
+    ),
+    "reports": EvalTask(
+        "reports", _reports_parts, _reports_feedback, _full_score_passes(_reports_parts)
+    ),
+    "planner": EvalTask(
+        "planner",
+        _planner_parts,
+        slice_feedback_metric,
+        _full_score_passes(_planner_parts),
+        planner_only=True,
+    ),
 }
 
 

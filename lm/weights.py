@@ -71,6 +71,15 @@ QWEN_CODER_1_5B = ChunkedModel(
 CHUNKED_MODELS: dict[str, ChunkedModel] = {m.name: m for m in (QWEN_CODER_1_5B,)}
 
 
+def model_sha256(description: str) -> str:
+    """The pinned sha256 of a chunked local model named in ``description`` (``local/NAME``),
+    or ``"n/a"`` for a model whose weights this project does not pin (an API model)."""
+    for name, model in CHUNKED_MODELS.items():
+        if name in description:
+            return model.sha256
+    return "n/a"
+
+
 def models_dir() -> Path:
     """Where assembled weights live: ``$WISSEN_MODELS_DIR`` or the user data dir."""
     override = os.environ.get(MODELS_DIR_ENV)

@@ -1,13 +1,17 @@
 """Compiling prompts on a golden set and keeping the result as a version (`research optimise`).
 
-Compiles on train, selects on dev, and reports the shipped (baseline) and the compiled
-program on test, which no optimiser ever sees. One parent MLflow run holds the scores
-(``baseline_dev``, ``baseline_test``, ``dev``, ``test``, all 0-1), the program and each
-predictor's instructions and demos as Markdown; autologging adds a child run per candidate
-the optimiser evaluated, and the four evaluations here are child runs of their own. The
-program lands in ``optimised/NAME/`` (``program.json`` + ``manifest.json``) only when
-everything succeeded, by renaming a finished folder into place, so Ctrl-C never leaves
-half a program; the MLflow run is then marked KILLED.
+Compiles on train, evaluates the shipped and the compiled program on dev (which selects)
+and on test (which only reports: no optimiser sees it). One parent MLflow run holds the
+scores (``baseline_dev``, ``baseline_test``, ``dev``, ``test``, all 0-1), the program and
+each predictor's instructions and demos as Markdown; each of the four evaluations is a
+child run logging the same metric names as ``research eval`` (``accuracy``, ``wrong``,
+``refusal``, ``citation_coverage``…), tagged with the program version, so MLflow's compare
+view puts versions side by side. The program lands in ``optimised/NAME/``
+(``program.json``, ``manifest.json``, ``prompts/*.md``) only when everything succeeded, by
+renaming a finished folder into place; Ctrl-C leaves no half program and marks the MLflow
+run KILLED. What ran is kept in ``optimised/.work/NAME/`` (the bootstrap's train runs, each
+evaluation's rows), so the same command continues after a kill without running a
+finished example again.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +51,11 @@ class Optimisation:
     reflection_lm: str | None = None
     track: bool = True
 
+    @property
+    def work(self) -> Path:
+        """Where the ledgers of this compile live until (and after) it finishes."""
+        return self.folder.parent / ".work" / self.name
+
 
 @dataclass
 class OptimisationOutcome:
@@ -57,6 +67,7 @@ class OptimisationOutcome:
     test: Any
     selected: str
     folder: Path
+    beats_shipped_on_test: bool = False
 
 
 def _git_commit() -> str:
@@ -74,18 +85,22 @@ def _git_commit() -> str:
 
 
 def _evaluate_child(
-    program: Any, task: Any, examples: list, split: str, label: str, track: bool, say: Say
+    job: Optimisation, program: Any, split: str, label: str, version: str, say: Say
 ):
-    """Evaluate and, when tracking, log it as a child run named ``label``."""
+    """Evaluate ``program`` on ``split`` (resumably) and, when tracking, log a child run."""
     from evaluation.runner import evaluate
 
-    say(f"{label}: {len(examples)} example(s)")
-    outcome = evaluate(program, task, examples, split)
-    if track:
+    examples = job.splits[split]
+    say(f"{label} {split}: {len(examples)} example(s)")
+    ledger = job.work / "evals" / f"{version}-{split}.jsonl"
+    outcome = evaluate(program, job.task, examples, split, ledger=ledger)
+    if job.track:
         import mlflow
 
-        with mlflow.start_run(run_name=label, nested=True):
-            mlflow.log_params({"set": task.name, "split": split, "stage": label})
+        with mlflow.start_run(run_name=f"{label}-{split}", nested=True):
+            mlflow.log_params(
+                {"set": job.task.name, "split": split, "program": label, "program_version": version}
+            )
             log_outcome(outcome)
     return outcome
 
@@ -109,131 +124,208 @@ def _write_output(folder: Path, research: Any, manifest: dict[str, Any], pages: 
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def optimise_program(job: Optimisation, say: Say) -> OptimisationOutcome:
-    """Evaluate the baseline, compile, evaluate the result, keep the better on dev, save it.
-
-    ``say`` gets one line per stage; a target with nothing to optimise is a
-    :class:`BadRunRequest` before anything is evaluated.
-    """
+def _params(job: Optimisation, shipped_version: str) -> dict[str, Any]:
     import dspy
 
     from evaluation.evalsets import evalset_hash
-    from evaluation.optimisers import compile_program
-    from evaluation.program_state import copy_state, freeze_except, instructions_markdown, thaw
-    from evaluation.prompt_registry import register_prompts
     from lm.run_models import describe_model
+    from lm.weights import model_sha256
 
-    task, spec, research, splits, model = job.task, job.spec, job.research, job.splits, job.model
-    set_name, target, name, folder, track = (
-        job.set_name, job.target, job.name, job.folder, job.track,
-    )  # fmt: skip
-    optimiser, budget, seed = spec.name, spec.budget, spec.seed
-    proposer, reflection_lm = job.proposer, job.reflection_lm
-    student = task.program(research)
-    baseline_version = program_version(research.dump_state())  # before freezing hides agents
-    try:
-        # Frozen until the compile ends: it changes what optimisers see, not what runs.
-        names = freeze_except(student, target)
-    except ValueError as exc:
-        raise BadRunRequest(str(exc)) from None
-    params = {
-        "set": set_name,
-        "split": "test",
-        "optimiser": optimiser,
-        "target": target,
-        "budget": budget,
-        "seed": seed,
-        "model": model.description,
-        "reflection_model": describe_model(reflection_lm) if reflection_lm else "(task model)",
-        "evalset_hash": evalset_hash(set_name),
+    spec = job.spec
+    return {
+        "set": job.set_name,
+        "optimiser": spec.name,
+        "target": job.target,
+        "budget": spec.budget,
+        "seed": spec.seed,
+        "max_demos": spec.max_demos,
+        "model": job.model.description,
+        "model_sha256": model_sha256(job.model.description),
+        "reflection_model": describe_model(job.reflection_lm)
+        if job.reflection_lm
+        else "(task model)",
+        "evalset_hash": evalset_hash(job.set_name),
         "git_commit": _git_commit(),
         "dspy_version": dspy.__version__,
-        "baseline_version": baseline_version,
-        "train": len(splits["train"]),
-        "dev": len(splits["dev"]),
-        "test": len(splits["test"]),
-        "name": name,
+        "baseline_version": shipped_version,
+        "train": len(job.splits["train"]),
+        "dev": len(job.splits["dev"]),
+        "test": len(job.splits["test"]),
+        "max_probes": job.research.settings.max_probes,
+        "max_rounds": job.research.settings.max_rounds,
     }
-    tracking = (
-        tracked_run("wissen-optimise", name, params, optimising=True)
-        if track
-        else contextlib.nullcontext()
+
+
+def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
+    """The compiled student and the train ids its demos came from.
+
+    ``bootstrap`` is :mod:`evaluation.trace_demos` (demos from passing runs only, resumable);
+    the other optimisers are DSPy's, compiled in one go.
+    """
+    from evaluation.optimisers import compile_program
+    from evaluation.trace_demos import attach_demos, bootstrap_demos
+
+    spec, train = job.spec, job.splits["train"]
+    if not train:
+        raise BadRunRequest("the train split is empty: nothing to compile on")
+    what = f"{', '.join(names)} with {spec.name} ({spec.budget})"
+    say(f"compiling {what} on {len(train)} train example(s)")
+    if spec.name != "bootstrap":
+        compiled = compile_program(
+            spec, student, train, job.splits["dev"], job.task.metric, job.task.feedback_metric,
+            job.proposer,
+        )  # fmt: skip
+        return compiled, []
+    pool, sources = bootstrap_demos(
+        student,
+        train,
+        names,
+        job.task.passes,
+        job.work / "train-runs.jsonl",
+        max_demos=spec.max_demos,
+        seed=spec.seed,
+        progress=lambda done, total: say(f"train run {done}/{total}") if done % 5 == 0 else None,
     )
-    with tracking as run:
-        with dspy.context(lm=model.lm, adapter=model.adapter):
-            base_dev = _evaluate_child(
-                student, task, splits["dev"], "dev", "baseline-dev", track, say
-            )
-            base_test = _evaluate_child(
-                student, task, splits["test"], "test", "baseline-test", track, say
-            )
-            say(
-                f"compiling {', '.join(names)} with {optimiser} ({budget}) on "
-                f"{len(splits['train'])} train example(s)"
-            )
-            compiled = compile_program(
-                spec,
-                student,
-                splits["train"],
-                splits["dev"],
-                task.metric,
-                task.feedback_metric,
-                proposer,
-            )
-            thaw(student)
-            thaw(compiled)
-            baseline = research.deepcopy()
-            copy_state(compiled, research, names)
-            candidate = task.program(research)
-            dev = _evaluate_child(candidate, task, splits["dev"], "dev", "compiled-dev", track, say)
-            test = _evaluate_child(
-                candidate, task, splits["test"], "test", "compiled-test", track, say
-            )
-        pages = instructions_markdown(research, names)
-        # Selection on dev: a compiled program that scores below the shipped one is not kept.
-        selected = "compiled" if dev.score >= base_dev.score else "baseline"
-        if selected == "baseline":
-            copy_state(baseline, research, names)
-            say(
-                f"the compiled program scored below the baseline on dev ({dev.score:.3f} < "
-                f"{base_dev.score:.3f}): keeping the baseline prompts; the compiled ones are in "
-                "prompts/*.md"
-            )
-        version = program_version(research.dump_state())
-        scores = {
-            "baseline_dev": base_dev.score,
-            "baseline_test": base_test.score,
-            "dev": dev.score,
-            "test": test.score,
-        }
-        chosen = base_dev if selected == "baseline" else dev
-        manifest: dict[str, Any] = {
-            "name": name,
-            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    attached = attach_demos(student, pool)
+    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} passing run(s)")
+    return student, sources
+
+
+def _beats(compiled: Any, shipped: Any) -> bool:
+    """Right more often, wrong no more often, and citing no less: the bar for using a
+    compiled program by default."""
+    c, s = compiled.means, shipped.means
+    if "accuracy" not in c:
+        return compiled.score > shipped.score
+    return (
+        c["accuracy"] > s["accuracy"]
+        and c.get("wrong", 0.0) <= s.get("wrong", 0.0)
+        and c.get("citation_coverage", 0.0) >= s.get("citation_coverage", 0.0)
+    )
+
+
+def _summary(outcome: Any) -> dict[str, Any]:
+    return {"examples": len(outcome.rows), "failed": outcome.errors, "by_type": outcome.by_type()}
+
+
+def _keep(
+    job: Optimisation,
+    run: Any,
+    names: list[str],
+    programs: dict[str, Any],
+    evals: dict[str, Any],
+    demo_sources: list[str],
+    params: dict[str, Any],
+    compile_seconds: float,
+    say: Say,
+) -> OptimisationOutcome:
+    """Choose on dev, write the manifest, log to MLflow and save the folder."""
+    from evaluation.program_state import copy_state, instructions_markdown
+    from evaluation.prompt_registry import register_prompts
+    from metrics.composite import WEIGHTS
+
+    base_dev, base_test = evals["shipped-dev"], evals["shipped-test"]
+    dev, test = evals["compiled-dev"], evals["compiled-test"]
+    research = job.research
+    pages = instructions_markdown(programs["compiled"], names)
+    # Selection on dev: a compiled program that scores below the shipped one is not kept.
+    selected = "compiled" if dev.score >= base_dev.score else "baseline"
+    copy_state(programs["compiled" if selected == "compiled" else "shipped"], research, names)
+    if selected == "baseline":
+        say(
+            f"the compiled program scored below the shipped one on dev ({dev.score:.3f} < "
+            f"{base_dev.score:.3f}): keeping the shipped prompts; the compiled ones are in "
+            "prompts/*.md"
+        )
+    wins = selected == "compiled" and _beats(test, base_test)
+    version = program_version(research.dump_state())
+    scores = {
+        "baseline_dev": base_dev.score,
+        "baseline_test": base_test.score,
+        "dev": dev.score,
+        "test": test.score,
+    }
+    manifest: dict[str, Any] = {
+        "name": job.name,
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "program_version": version,
+        "selected": selected,
+        "beats_shipped_on_test": wins,
+        "scores": scores,
+        "evaluations": {
+            "shipped": {"dev": _summary(base_dev), "test": _summary(base_test)},
+            "compiled": {"dev": _summary(dev), "test": _summary(test)},
+        },
+        "composite_weights": WEIGHTS,
+        "predictors": names,
+        "demo_sources": demo_sources,
+        "compile_seconds": round(compile_seconds, 1),
+        **params,
+    }
+    if job.track:
+        import mlflow
+
+        mlflow.log_metrics(scores)
+        mlflow.log_params({"program_version": version, "selected": selected, "wins": wins})
+        for predictor, text in pages.items():
+            mlflow.log_text(text, f"prompts/{predictor}.md")
+        mlflow.log_dict(research.dump_state(), "program.json")
+        kept_test = test if selected == "compiled" else base_test
+        tags = {
+            "run_id": run.info.run_id,
+            "set": job.set_name,
+            "optimiser": job.spec.name,
             "program_version": version,
             "selected": selected,
-            "scores": scores,
-            "predictors": names,
-            **{k: v for k, v in params.items() if k not in {"name", "split"}},
+            "test": f"{kept_test.score:.6f}",
         }
-        if track:
-            import mlflow
+        manifest["mlflow_run_id"] = run.info.run_id
+        kept_dev = dev if selected == "compiled" else base_dev
+        manifest["prompts"] = register_prompts(research, names, tags, kept_dev.score, pages)
+        mlflow.log_dict(manifest, "manifest.json")
+    _write_output(job.folder, research, manifest, pages)
+    return OptimisationOutcome(base_dev, base_test, dev, test, selected, job.folder, wins)
 
-            mlflow.log_metrics(scores)
-            mlflow.log_params({"program_version": version, "selected": selected})
-            for predictor, text in pages.items():
-                mlflow.log_text(text, f"prompts/{predictor}.md")
-            mlflow.log_dict(research.dump_state(), "program.json")
-            tags = {
-                "run_id": run.info.run_id,
-                "set": set_name,
-                "optimiser": optimiser,
-                "program_version": version,
-                "selected": selected,
-                "test": f"{(base_test if selected == 'baseline' else test).score:.6f}",
-            }
-            manifest["mlflow_run_id"] = run.info.run_id
-            manifest["prompts"] = register_prompts(research, names, tags, chosen.score)
-            mlflow.log_dict(manifest, "manifest.json")
-        _write_output(folder, research, manifest, pages)
-    return OptimisationOutcome(base_dev, base_test, dev, test, selected, folder)
+
+def optimise_program(job: Optimisation, say: Say) -> OptimisationOutcome:
+    """Compile, evaluate shipped and compiled on dev then test, keep the better on dev, save.
+
+    ``say`` gets one line per stage; a target with nothing to optimise is a
+    :class:`BadRunRequest` before anything runs.
+    """
+    import dspy
+
+    from evaluation.program_state import copy_state, freeze_except, thaw
+
+    student = job.task.program(job.research)
+    shipped_version = program_version(job.research.dump_state())  # before freezing hides agents
+    try:
+        # Frozen until the compile ends: it changes what optimisers see, not what runs.
+        names = freeze_except(student, job.target)
+    except ValueError as exc:
+        raise BadRunRequest(str(exc)) from None
+    params = _params(job, shipped_version)
+    tracking = (
+        tracked_run("wissen-optimise", job.name, params, optimising=True)
+        if job.track
+        else contextlib.nullcontext()
+    )
+    with tracking as run, dspy.context(lm=job.model.lm, adapter=job.model.adapter):
+        shipped = job.research.deepcopy()
+        started = time.monotonic()
+        compiled, demo_sources = _compile(job, student, names, say)
+        compile_seconds = time.monotonic() - started
+        thaw(student)
+        thaw(compiled)
+        candidate = job.research.deepcopy()
+        copy_state(compiled, candidate, names)
+        programs = {"shipped": shipped, "compiled": candidate}
+        versions = {"shipped": shipped_version, "compiled": program_version(candidate.dump_state())}
+        evals = {
+            f"{label}-{split}": _evaluate_child(
+                job, job.task.program(programs[label]), split, label, versions[label], say
+            )
+            for split in ("dev", "test")
+            for label in ("shipped", "compiled")
+        }
+        return _keep(job, run, names, programs, evals, demo_sources, params, compile_seconds, say)

@@ -12,8 +12,11 @@ from typing import Any
 from runs.errors import BadRunRequest
 
 
-def prepare_research(store: Path | None, program: Path | None, **settings: Any) -> tuple[Any, Any]:
-    """``(grid, research)``: the program over the grid at ``store`` with ``settings``.
+def prepare_research(
+    store: str | Path | None, program: Path | str | None, **settings: Any
+) -> tuple[Any, Any]:
+    """``(grid, research)``: the program over the grid at ``store`` with ``settings`` and the
+    prompts ``program`` chooses (:func:`runs.program_choice.choose_program`).
 
     A compiled program that cannot be loaded is a :class:`BadRunRequest`.
     """
@@ -21,12 +24,14 @@ def prepare_research(store: Path | None, program: Path | None, **settings: Any) 
     from programs.research_program import ResearchProgram, ResearchSettings
     from retrieval.open_store import open_store
     from retrieval.search import HybridSearcher
+    from runs.program_choice import choose_program
 
     grid = open_store(store)
     research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
-    if program is not None:
+    chosen = choose_program(program).path
+    if chosen is not None:
         try:
-            load_program(research, program)
+            load_program(research, chosen)
         except ValueError as exc:
             raise BadRunRequest(str(exc)) from None
     return grid, research

@@ -28,6 +28,7 @@ from typing import Any
 
 from runs.errors import BadRunRequest, RunFailed, StoreFailed
 from runs.events import EventLog
+from runs.program_choice import SHIPPED, choose_program
 from runs.record import (
     agent_modules,
     distinct_lms,
@@ -110,6 +111,7 @@ class RunResult:
     usage: dict[str, Any]
     model: str
     failure: str | None  # set when LM calls were made and not one succeeded (redacted)
+    program: str = "shipped"  # the prompts: shipped, optimised/default or a path
     saved_error: str | None = None  # report.md/run.json could not be written (run: failed)
 
 
@@ -294,6 +296,7 @@ class ResearchRun:
             record_json=record_json,
             usage=usage,
             model=params["model"],
+            program=f"{params['program']} ({params['program_version']})",
             failure=redact(failure) if failure else None,
             saved_error=saved_error,
         )
@@ -329,9 +332,10 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         )
     except ModelSetupError as exc:
         raise BadRunRequest(str(exc)) from None
+    program = choose_program(request.program)
     _, research = prepare_research(
         request.store,
-        request.program,
+        program.path or SHIPPED,
         max_probes=request.max_probes,
         max_rounds=request.max_rounds,
         figures=request.figures,
@@ -342,6 +346,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
     run_id = previous.run_id if previous else new_run_id()
     params = {
         "model": redact(models.spec.describe()),
+        "program": program.label,
         "program_version": program_version(research.dump_state()),
         "question": question,
         "max_probes": request.max_probes,
@@ -353,7 +358,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         lm=request.lm,
         api_base=request.api_base,
         agents=request.agents,
-        program=request.program,
+        program=program.path or SHIPPED,  # a resume uses these prompts, whatever won since
         store=request.store,
         max_probes=request.max_probes,
         max_rounds=request.max_rounds,

@@ -216,6 +216,10 @@ def log_outcome(outcome: Any, prefix: str = "") -> None:
     import mlflow
 
     mlflow.log_metrics({f"{prefix}{k}": v for k, v in outcome.means.items()})
+    by_type = getattr(outcome, "by_type", dict)()
+    for kind, means in by_type.items():  # per question type: accuracy_novel-generated…
+        if kind != "all" and len(by_type) > 2:
+            mlflow.log_metrics({f"{prefix}{k}_{kind}": v for k, v in means.items() if k != "n"})
     mlflow.log_metrics({f"{prefix}examples": len(outcome.rows), f"{prefix}failed": outcome.errors})
     rows = [
         {"id": r["id"], "question": r["question"], "error": r["error"], **r["metrics"]}

@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from runs.program_choice import OPTIMISED_DIR, SHIPPED
+
 MODEL_RE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.:@/-]{1,160}")
 PROGRAM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-OPTIMISED_DIR = Path("optimised")
 MAX_QUESTION_FORM_CHARS = 20_000  # the run's own check (2,000 printable characters) comes after
 
 
@@ -39,9 +40,12 @@ def compiled_programs(root: Path = OPTIMISED_DIR) -> list[str]:
 
 
 def program_path(name: str | None, root: Path = OPTIMISED_DIR) -> Path | None:
-    """The folder of the compiled program ``name``; only names ``compiled_programs`` lists."""
+    """The folder of the compiled program ``name``; only names ``compiled_programs`` lists.
+    No name is the default choice; ``shipped`` the shipped prompts."""
     if not name:
         return None
+    if name == SHIPPED:
+        return Path(SHIPPED)
     if not PROGRAM_RE.fullmatch(name) or name not in compiled_programs(root):
         raise AskRefused(f"no compiled program {name!r} under {root}/")
     return root / name

@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 
+from runs.program_choice import SHIPPED, choose_program
 from web.app import render, wants_html
 from web.ask_form import AskForm, AskRefused, compiled_programs, parse_form
 from web.event_stream import event_stream, last_event_id
@@ -49,7 +50,8 @@ def _ask_page(request: Request, form: AskForm, error: str | None = None, status:
         status,
         form=form,
         error=error,
-        programs=compiled_programs(),
+        programs=[p for p in compiled_programs() if p != SHIPPED],
+        default_program=choose_program(None).label,
         default_model=control.default_model,
         limit=control.limit,
     )
