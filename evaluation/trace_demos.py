@@ -147,9 +147,11 @@ def bootstrap_demos(
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Demos for each of ``predictors``, and the ids of the examples they came from.
 
-    Train examples run in a seeded order until every predictor has ``max_demos`` demos or
-    train is spent; each run's outcome goes to ``ledger_path`` as it ends and is read back
-    instead of run again.
+    Train examples run in a seeded order until each predictor the passing runs called has
+    ``max_demos`` demos (a predictor they did not call, such as one the rules made
+    unnecessary, stops counting after ``3 * max_demos`` passing runs), or train is spent.
+    Each run's outcome goes to ``ledger_path`` as it ends and is read back instead of run
+    again.
     """
     names = {id(p): n for n, p in program.named_predictors() if n in predictors}
     ledger = Ledger(ledger_path)
@@ -158,7 +160,9 @@ def bootstrap_demos(
     pool: dict[str, list[dict[str, Any]]] = {name: [] for name in predictors}
     sources: list[str] = []
     for i, example in enumerate(order, 1):
-        if all(len(demos) >= max_demos for demos in pool.values()):
+        called = [d for d in pool.values() if d] if len(sources) >= 3 * max_demos else []
+        wanted = called or list(pool.values())
+        if all(len(demos) >= max_demos for demos in wanted):
             break
         key = example_id(example)
         row = ledger.get(key)

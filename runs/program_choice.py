@@ -39,11 +39,11 @@ def default_program_wins(folder: Path) -> bool:
     )
 
 
-def choose_program(program: Path | str | None, root: Path = OPTIMISED_DIR) -> ProgramChoice:
-    """``None``: ``root/default`` if it won on test, else shipped; ``"shipped"``: shipped;
-    anything else: that path."""
+def choose_program(program: Path | str | None, root: Path | None = None) -> ProgramChoice:
+    """``None``: ``root/default`` (``optimised/default``) if it won on test, else shipped;
+    ``"shipped"``: shipped; anything else: that path."""
     if program is None:
-        default = root / DEFAULT_NAME
+        default = (root or OPTIMISED_DIR) / DEFAULT_NAME
         if default_program_wins(default):
             return ProgramChoice(default, f"optimised/{DEFAULT_NAME}")
         return ProgramChoice(None, SHIPPED)
