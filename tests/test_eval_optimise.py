@@ -141,7 +141,12 @@ def _check_outputs(tmp_path, home, name, optimiser):
     for key in ("optimiser", "budget", "seed", "evalset_hash", "git_commit", "dspy_version"):
         assert key in parent.data.params
     children = {r.info.run_name for r in runs if r is not parent}
-    assert {"baseline-dev", "baseline-test", "compiled-dev", "compiled-test"} <= children
+    assert {"shipped-dev", "shipped-test", "compiled-dev", "compiled-test"} <= children
+    shipped_dev = next(r for r in runs if r.info.run_name == "shipped-dev")
+    compiled_dev = next(r for r in runs if r.info.run_name == "compiled-dev")
+    # The same metric names for both versions: MLflow's compare view lines them up.
+    assert set(shipped_dev.data.metrics) == set(compiled_dev.data.metrics)
+    assert shipped_dev.data.params["program_version"] == manifest["baseline_version"]
     version = client.get_prompt_version_by_alias("wissen.planner.extract_facets", "champion")
     assert version.tags["run_id"] == parent.info.run_id
     return manifest, children
@@ -203,7 +208,7 @@ def test_a_compiled_program_worse_on_dev_is_not_kept(
     def scored(program, task, examples, split=None, **kwargs):
         outcome = real(program, task, examples, split, **kwargs)
         calls.append(split)
-        compiled = len(calls) > 2  # baseline dev, baseline test, then the compiled program
+        compiled = len(calls) in (2, 4)  # shipped dev, compiled dev, shipped test, compiled test
         for row in outcome.rows:
             row["metrics"]["score"] = 0.5 if compiled else 0.9
         return outcome
@@ -211,7 +216,7 @@ def test_a_compiled_program_worse_on_dev_is_not_kept(
     monkeypatch.setattr(evaluation.runner, "evaluate", scored)
     result = _optimise(tmp_path, sample_store_path, "--optimiser", "bootstrap", "--name", "w")
     assert result.exit_code == 0, result.output
-    assert "keeping the baseline prompts" in result.stderr
+    assert "keeping the shipped prompts" in result.stderr
     manifest, _ = _check_outputs(tmp_path, wissen_home, "w", "bootstrap")
     assert manifest["selected"] == "baseline"
     saved = json.loads((tmp_path / "optimised" / "w" / "program.json").read_text())
@@ -225,12 +230,12 @@ def test_a_compiled_program_worse_on_dev_is_not_kept(
 def test_interrupted_optimise_leaves_a_killed_run_and_no_program(
     optimiser_lm, wissen_home, sample_store_path, tmp_path, monkeypatch
 ):
-    import evaluation.optimisers
+    import evaluation.trace_demos
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evaluation.optimisers, "compile_program", interrupted)
+    monkeypatch.setattr(evaluation.trace_demos, "bootstrap_demos", interrupted)
     result = runner.invoke(
         app,
         ["optimise", "--set", "planner", "--target", "planner", "--limit", "2", "--name",
