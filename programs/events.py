@@ -17,7 +17,16 @@ from typing import Literal
 logger = logging.getLogger(__name__)
 
 EventKind = Literal[
-    "plan", "slice_start", "probes", "search", "draft", "verdict", "slice_done", "report"
+    "started",
+    "planning",
+    "plan",
+    "slice_start",
+    "probes",
+    "search",
+    "draft",
+    "verdict",
+    "slice_done",
+    "report",
 ]
 
 

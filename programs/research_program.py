@@ -326,6 +326,7 @@ class ResearchProgram(dspy.Module):
         plan = saved.load_plan()
         restored = plan is not None
         if plan is None:
+            emit.emit("planning", detail="reading the question; choosing companies and periods")
             plan = self._fold_fixed_years(self.planner(question=question))
             saved.save_plan(plan)
         emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + _restored(restored))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from programs.events import ResearchEvent
 from runs.errors import BadRunRequest, RunFailed, StoreFailed
 from runs.events import EventLog
 from runs.program_choice import SHIPPED, choose_program
@@ -156,6 +157,13 @@ class ResearchRun:
         self.params = params
         self.start = start
         self.events = EventLog()
+        # The first event at once, before any model loads: a follower sees work has begun.
+        self.events(
+            ResearchEvent(
+                "started",
+                detail=f"run {run.run_id} · {params['model']} · prompts {params['program']}",
+            )
+        )
         research.observer = self._observe
         research.checkpoint = run.checkpoint
         self._lms = distinct_lms(research, models.lm)

@@ -38,6 +38,8 @@ const activity = {
   follow(event) {
     const where = [event.slice, event.probe].filter(Boolean).join(" · ");
     switch (event.kind) {
+      case "started": this.stage("Started: loading the model"); break;
+      case "planning": this.stage("Planning: reading the question and choosing the companies and periods to research"); break;
       case "plan":
         this.slices = (event.detail || "").split(",").filter((s) => s.trim()).length;
         this.stage(`Planned ${this.slices} slice${this.slices === 1 ? "" : "s"}: writing the research questions`);
