@@ -147,9 +147,9 @@ def bootstrap_demos(
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Demos for each of ``predictors``, and the ids of the examples they came from.
 
-    Train examples run in a seeded order until each predictor the passing runs called has
-    ``max_demos`` demos (a predictor they did not call, such as one the rules made
-    unnecessary, stops counting after ``3 * max_demos`` passing runs), or train is spent.
+    Train examples run in a seeded order until every predictor has ``max_demos`` demos, or
+    ``3 * max_demos`` runs have passed (a predictor those runs called less often, such as
+    one the rules make unnecessary, keeps the demos it got), or train is spent.
     Each run's outcome goes to ``ledger_path`` as it ends and is read back instead of run
     again.
     """
@@ -160,9 +160,7 @@ def bootstrap_demos(
     pool: dict[str, list[dict[str, Any]]] = {name: [] for name in predictors}
     sources: list[str] = []
     for i, example in enumerate(order, 1):
-        called = [d for d in pool.values() if d] if len(sources) >= 3 * max_demos else []
-        wanted = called or list(pool.values())
-        if all(len(demos) >= max_demos for demos in wanted):
+        if len(sources) >= 3 * max_demos or all(len(d) >= max_demos for d in pool.values()):
             break
         key = example_id(example)
         row = ledger.get(key)
