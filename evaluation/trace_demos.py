@@ -135,6 +135,30 @@ def run_with_trace(
     return TraceRun(example_id(example), ok, reason, demos)
 
 
+def demo_agrees(name: str, demo: dict[str, Any], example: Any) -> bool:
+    """Whether a predictor's own output agrees with what the example knows.
+
+    A run can pass although one of its steps was wrong: the planner's rules drop a year
+    or a count of years the question never wrote, so an LM that invented them still ends
+    in the right plan. Shown as a demo, that output would teach the invention. The
+    planner's facets must name the gold cells' companies, only their years, and no more
+    "last N years" than the gold cells span.
+    """
+    if name != "planner.extract_facets":
+        return True
+    gold = field_of(example, "slices") or field_of(example, "expected_slices") or []
+    if not gold:
+        return True
+    tickers = {str(cell["ticker"]) for cell in gold}
+    years = {int(cell["fy"]) for cell in gold}
+    last_n = demo.get("last_n_years") or 0
+    return (
+        set(demo.get("tickers") or []) == tickers
+        and {int(y) for y in demo.get("fiscal_years") or []} <= years
+        and (not last_n or len(years) >= int(last_n))
+    )
+
+
 def bootstrap_demos(
     program: dspy.Module,
     train: Sequence[dspy.Example],
@@ -147,9 +171,9 @@ def bootstrap_demos(
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Demos for each of ``predictors``, and the ids of the examples they came from.
 
-    Train examples run in a seeded order until every predictor has ``max_demos`` demos, or
-    ``3 * max_demos`` runs have passed (a predictor those runs called less often, such as
-    one the rules make unnecessary, keeps the demos it got), or train is spent.
+    Train examples run in a seeded order until every predictor has ``max_demos`` demos or
+    train is spent: a predictor that passing runs call rarely (most metric questions are
+    answered from statement facts, with no researcher call) still gets its share.
     Each run's outcome goes to ``ledger_path`` as it ends and is read back instead of run
     again.
     """
@@ -160,7 +184,7 @@ def bootstrap_demos(
     pool: dict[str, list[dict[str, Any]]] = {name: [] for name in predictors}
     sources: list[str] = []
     for i, example in enumerate(order, 1):
-        if len(sources) >= 3 * max_demos or all(len(d) >= max_demos for d in pool.values()):
+        if all(len(demos) >= max_demos for demos in pool.values()):
             break
         key = example_id(example)
         row = ledger.get(key)
@@ -170,7 +194,12 @@ def bootstrap_demos(
         if run.passed and run.demos:
             sources.append(run.id)
             for name, demo in run.demos.items():
-                if name in pool and len(pool[name]) < max_demos:
+                # The run passed, but a step whose own output was wrong teaches nothing.
+                if (
+                    name in pool
+                    and len(pool[name]) < max_demos
+                    and demo_agrees(name, demo, example)
+                ):
                     pool[name].append(demo)
         if progress is not None:
             progress(i, len(order))

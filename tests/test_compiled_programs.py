@@ -170,3 +170,14 @@ def test_an_interrupted_compile_resumes_without_repeating_finished_examples(
     manifest = json.loads((tmp_path / "optimised" / "r" / "manifest.json").read_text())
     train = {row["id"] for row in load_rows("planner", "train")}
     assert set(manifest["demo_sources"]) <= train
+
+
+def test_a_planner_step_that_invented_years_gives_no_demo():
+    from evaluation.trace_demos import demo_agrees
+
+    example = dspy.Example(slices=[{"ticker": "JNJ", "fy": 2023, "fq": 3}])
+    right = {"tickers": ["JNJ"], "fiscal_years": [2023], "last_n_years": None}
+    assert demo_agrees("planner.extract_facets", right, example)
+    for wrong in ({"last_n_years": 3}, {"fiscal_years": [2021]}, {"tickers": ["JPM"]}):
+        assert not demo_agrees("planner.extract_facets", {**right, **wrong}, example)
+    assert demo_agrees("reviewer.review", {"done": True}, example)
