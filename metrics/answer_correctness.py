@@ -1,34 +1,58 @@
 """Answer correctness against a gold answer, FinanceBench style, with general rules only.
 
+The answer's claims are matched against the gold's: figures (with their kind and the
+answer's conclusion), yes/no verdicts, chosen options and named items, rather than words.
+
 * Refusals ("I'm sorry, the provided context does not include…", "As an AI, I don't have
-  access…", "insufficient evidence") are never correct, whatever numbers they mention.
+  access…", "insufficient evidence") are never correct, whatever numbers they mention; but an
+  answer that hedges and then concludes anyway (``Therefore, … $4,607 million``) answered.
 * Numeric gold (``1577``, ``$1577.00``, ``24.26%``, ``0.66``): correct when the answer states
   the same quantity under some reading of scale (millions vs billions), percent vs ratio,
-  within 1% relative or the precision either side rounded to. The answer's conclusion (its
-  last numbers) weighs more than intermediate numbers.
-* Textual gold: key-fact overlap (content words, stemming-lite, ``U.S.`` = ``US``), or recall
-  of the gold's headline claim; gold numbers found, with a figure that contradicts the gold's
-  for the same quantity counting against; yes/no polarity, stated or implied by an opening
-  that restates the question; rise/fall direction words.
+  within 1% relative (0.25% when the question asks to round to N decimals) or the precision
+  either side rounded to, and in the kind the question asks for (a ``40%`` is not ``$0.4
+  billion``). A conclusion (``Therefore, …``) stating another figure outweighs the gold
+  figure met in the working.
+* Textual gold: key-fact overlap (content words, stemming-lite with variants, ``U.S.`` =
+  ``US``, ``flat`` = ``unchanged``), or recall of the gold's headline claim; a list gold
+  (``Trillium, Array, and Therachon``) by its items (``EMEA`` = Europe … Africa); a one-name
+  gold must be named as the answer, not in passing; gold figures found (or their change, for
+  ``from 20% to 23%``), with any figure contradicting one of the gold's for the same
+  quantity counting against; yes/no polarity, stated, or implied by the last sentence that
+  restates the question, else by the opening; rise/fall direction words; the option picked
+  among those the question offers; whether the asked metric is called not meaningful.
 * ``There are none`` gold: only an answer asserting that none exist is correct.
 * Hedges: a model saying *it* cannot answer is a refusal; a document-lacks hedge in the
   opening (or a method/definition opening) is outweighed only by a near-complete answer, and
   a hedge after an opening that answers is a caveat.
 
 ``judge_answer`` returns a small result object (label, score, reason); ``answer_correctness``
-is the DSPy metric returning its score.
+is the DSPy metric returning its score. An optional second opinion (``lm_judge``, see
+``metrics.lm_judge``) is off by default.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
 from citations.markup import parse_cited_answer
 from metrics._inputs import field, report_text
+from metrics.claims import (
+    asked_kind,
+    asks_relevance,
+    asks_rounding,
+    chosen_options,
+    compatible,
+    conclusion,
+    conclusion_span,
+    dismisses_metric,
+    question_options,
+    sentence_spans,
+    stated_results,
+)
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings
 from textnorm import ANSWER_STOPWORDS, stem
 
@@ -37,6 +61,11 @@ Label = Literal["correct", "incorrect", "refusal"]
 # facts is enough.
 KEY_FACTS = 8
 MISSING_NUMBER_FACTOR = 0.5
+# Figure tolerance: 1% relative, or the precision either side rounded to. A question that asks
+# to round to N decimals wants that figure: people mark 64.09 wrong for 63.86 and 65.2% for
+# 65.4%, but not 65.3%, so such golds get 0.25% (the gold's own rounding still widens it).
+ROUNDED_REL_TOL = 0.0025
+TEXT_REL_TOL = 0.01
 # A gold figure that is only detail (later sentence, parenthesis) and is left out.
 MISSING_DETAIL_FACTOR = 0.75
 # A figure contradicting the gold's for the same quantity.
@@ -45,6 +74,8 @@ CONFLICT_FACTOR = 0.3
 # and the penalty for the opposite verdict or direction in words (``did not pay dividends``).
 IMPLIED_AGREEMENT = 0.45
 IMPLIED_DISAGREEMENT = 0.3
+# A later sentence states the verdict when it repeats this share of the question's words.
+VERDICT_SHARE = 0.75
 # How much of the answer's start is read for its verdict and topic.
 OPENING_CHARS = 300
 # A hedging opening is outweighed when the answer still states the key facts.
@@ -92,6 +123,16 @@ class AnswerJudgement(BaseModel):
     reason: str
 
 
+class AnswerJudge(Protocol):
+    """A second opinion on whether an answer states the gold answer (an LM, in practice).
+
+    Returns True (it does), False (it does not) or None (no opinion: the rules stand). Off
+    by default: ``judge_answer`` consults one only when given one.
+    """
+
+    def __call__(self, question: str | None, answer: str, gold: str) -> bool | None: ...
+
+
 def _gold_text(gold: Any) -> str:
     if isinstance(gold, float) and gold.is_integer():
         return str(int(gold))
@@ -106,12 +147,24 @@ def _undot_acronyms(text: str) -> str:
     return _ACRONYM_RE.sub(lambda m: m.group().replace(".", ""), text)
 
 
+# ``Flat`` growth said another way: unchanged, no real change, in line with the prior year, 0%.
+_FLAT_RE = re.compile(
+    r"\b(?:flat|unchanged|no\s+(?:real\s+|significant\s+|material\s+|meaningful\s+)?change"
+    r"|in\s+line\s+with\s+(?:the\s+)?(?:prior|previous|last)|remained\s+(?:stable|steady"
+    r"|constant|level))\b|(?<![\d.])0(?:\.0+)?\s?%",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=1024)
 def content_words(text: str) -> frozenset[str]:
     """Stemmed content words, without stopwords and numbers (cached: one answer is read for
     its key facts, headline and opening)."""
     words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", _undot_acronyms(text))
-    return frozenset(stem(w) for w in words if w.lower() not in ANSWER_STOPWORDS and len(w) > 1)
+    found = {stem(w) for w in words if w.lower() not in ANSWER_STOPWORDS and len(w) > 1}
+    if _FLAT_RE.search(text):
+        found.add("flat")
+    return frozenset(found)
 
 
 _SELF_REFUSAL_RE = re.compile(
@@ -156,13 +209,30 @@ def _declines(text: str, score: float, threshold: float) -> bool:
     term, is outweighed only by an answer with nearly every key fact; a hedge after an opening
     that answers (``… was operating activities. The evidence
     does not provide the financing figure``) is a caveat, and the answer is judged as usual.
-    Saying *I* cannot answer (no access, knowledge cut-off) is always a refusal.
+    Saying *I* cannot answer (no access, knowledge cut-off) is always a refusal; an answer that
+    hedges and then concludes anyway (``… not directly stated. … Therefore, inventories were
+    $4,607 million``) has answered, rightly or wrongly.
     """
     if is_self_refusal(text):
         return True
+    if commits(text):
+        return False
     if is_refusal(_opening(text)) or _PROCEDURE_RE.match(text):
         return score < REFUSAL_OVERRIDE
     return score < threshold
+
+
+def commits(text: str) -> bool:
+    """Does the answer end on a conclusion (``Therefore, …``) that is not itself a hedge?"""
+    final = conclusion(text)
+    return bool(final) and not is_refusal(final) and not _UNSURE_RE.search(final)
+
+
+_UNSURE_RE = re.compile(
+    r"\b(?:cannot|can't|unable|not\s+possible|impossible|unclear|uncertain|insufficient"
+    r"|(?:would|will)\s+need|without\s+(?:more|further|additional|the))\b",
+    re.IGNORECASE,
+)
 
 
 def is_refusal(answer: str) -> bool:
@@ -220,6 +290,91 @@ def number_found(gold_token: NumberToken, tokens: list[NumberToken], rel_tol: fl
     return False
 
 
+# Regions that filings name by acronym and answers spell out (or the reverse).
+# The words that must be present: the defining ones (``Europe … Africa`` is EMEA).
+REGION_ACRONYMS: dict[str, tuple[str, ...]] = {
+    "emea": ("europ", "africa"),
+    "apac": ("asia", "pacific"),
+    "latam": ("latin", "america"),
+    "lacc": ("latin", "america"),
+}
+_LIST_GOLD_RE = re.compile(r"[^,.;:]{1,40}(?:,\s*[^,.;:]{1,40}){0,5},?\s+and\s+[^,.;:]{1,40}\.?")
+
+
+def gold_items(gold: str) -> list[str]:
+    """The items of a gold that is a short list (``Trillium, Array, and Therachon``), else
+    none. Each item is a name of at most four words."""
+    text = gold.strip()
+    if not _LIST_GOLD_RE.fullmatch(text) or _polarity(text) is not None:
+        return []
+    items = [
+        i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", text.rstrip(".")) if i.strip()
+    ]
+    if len(items) < 2 or any(len(i.split()) > 4 for i in items):
+        return []
+    return items
+
+
+def _item_named(item: str, answer_words: frozenset[str], asked: frozenset[str]) -> bool:
+    """Is a list item in the answer: its own words, or for a region acronym its spelled-out
+    words (``EMEA`` = Europe, Middle East and Africa)?"""
+    words = content_words(item) - asked or content_words(item)
+    if words <= answer_words:
+        return True
+    expansion = REGION_ACRONYMS.get(item.lower())
+    parts = {p for w in answer_words for p in w.split("-")}  # Asia-Pacific
+    return bool(expansion) and all(any(w.startswith(p) for w in parts) for p in expansion)
+
+
+def list_recall(answer: str, items: list[str], question: str | None = None) -> float:
+    """Share of a list gold's items the answer names, halved unless it names them all:
+    people mark a list with an item missing or swapped wrong."""
+    asked = content_words(question) if question else frozenset()
+    words = content_words(answer)
+    share = sum(_item_named(i, words, asked) for i in items) / len(items)
+    return share if share == 1 else share / 2
+
+
+# Words a gold uses to frame a fact rather than state one (``a global leader in packaging
+# production for various use cases``): an answer need not repeat them.
+FILLER = frozenset(
+    stem(w)
+    for w in (
+        "global", "leader", "leading", "various", "variety", "use", "uses", "case", "cases",
+        "wide", "range", "several", "multiple", "many", "number", "numerous", "diverse",
+    )
+)  # fmt: skip
+
+
+# Two stems name one word when they share a prefix this long and covering this share of the
+# shorter (``inventor``/``inventory``, ``produc``/``production``; not ``compan``/``compar``).
+SHARED_PREFIX = 6
+SHARED_SHARE = 0.8
+
+
+@lru_cache(maxsize=1024)
+def _by_prefix(words: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for w in words:
+        if len(w) >= SHARED_PREFIX:
+            index.setdefault(w[:SHARED_PREFIX], []).append(w)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def word_found(word: str, words: frozenset[str]) -> bool:
+    """Is ``word`` in ``words``, allowing for the light stemmer's variants of one word?"""
+    if word in words:
+        return True
+    if len(word) < SHARED_PREFIX:
+        return False
+    for other in _by_prefix(words).get(word[:SHARED_PREFIX], ()):
+        shorter = min(len(word), len(other))
+        shared = next((i for i in range(shorter) if word[i] != other[i]), shorter)
+        if shared >= SHARED_SHARE * shorter:
+            return True
+    return False
+
+
 def key_fact_overlap(answer: str, gold: str, question: str | None = None) -> float:
     """Weighted recall of the gold's content words in the answer, saturating at KEY_FACTS.
 
@@ -233,7 +388,7 @@ def key_fact_overlap(answer: str, gold: str, question: str | None = None) -> flo
     found = content_words(answer)
     weight = {w: (0.5 if w in asked else 1.0) for w in gold_words}
     total = sum(weight.values())
-    hit = sum(v for w, v in weight.items() if w in found)
+    hit = sum(v for w, v in weight.items() if word_found(w, found))
     return min(1.0, hit / min(total, KEY_FACTS))
 
 
@@ -257,10 +412,11 @@ def headline_recall(answer: str, gold: str, question: str | None = None) -> floa
     echoing the question prove nothing, so they do not count, and at least two must remain.
     """
     asked = content_words(question) if question else set()
-    new = content_words(headline(gold)) - asked
+    new = content_words(headline(gold)) - asked - FILLER
     if len(new) < 2:
         return 0.0
-    return len(new & content_words(answer)) / len(new)
+    found = content_words(answer)
+    return sum(word_found(w, found) for w in new) / len(new)
 
 
 def _key_numbers(gold: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -328,6 +484,24 @@ def _first_sentence(text: str) -> str:
     return text.strip()
 
 
+def _negated_words(text: str) -> list[frozenset[str]]:
+    """For each negation in ``text``, the stems of the next three content words."""
+    out = []
+    for m in _NEGATION_RE.finditer(text):
+        words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", text[m.end() : m.end() + 60])
+        kept = [w for w in words if w.lower() not in ANSWER_STOPWORDS and len(w) > 1]
+        out.append(frozenset(stem(w) for w in kept[:3]))
+    return out
+
+
+def _negates(sentence: str, question: str | None) -> bool:
+    """Does ``sentence`` say no? A negation that echoes one in the question (``not part of
+    Pfizer's standard operations`` to ``events not in Pfizer's standard operations``) does
+    not."""
+    echoed = _negated_words(question or "")
+    return any(not any(words & q for q in echoed) for words in _negated_words(sentence))
+
+
 def _implied_polarity(text: str, question: str | None = None) -> bool:
     """Yes unless the first sentence negates (``… has not reported any …``).
 
@@ -335,7 +509,7 @@ def _implied_polarity(text: str, question: str | None = None) -> bool:
     ``Was there any drop?`` the answer ``there was a decline`` says yes.
     """
     first = _first_sentence(text)
-    yes = not _NEGATION_RE.search(first)
+    yes = not _negates(first, question)
     asked = direction(question or "")
     said = direction(first)
     if asked and said and asked != said:
@@ -380,8 +554,24 @@ def _number_adjusted(
     return score
 
 
+def _verdict_sentence(text: str, question: str | None) -> str | None:
+    """The answer's last sentence that restates most of the question (``… is not expected
+    to accelerate in FY2023``), when it is not the opening: where a long answer that opens
+    with figures gives its verdict."""
+    spans = sentence_spans(text)
+    for start, end in reversed(spans[1:]):
+        sentence = text[start:end]
+        if restates_question(sentence, question, share=VERDICT_SHARE):
+            return sentence
+    return None
+
+
 def _polarity_adjusted(score: float, text: str, gold: str, question: str | None) -> float:
-    """Yes/no gold: an opposite verdict is wrong; the same verdict carries most of the answer."""
+    """Yes/no gold: an opposite verdict is wrong; the same verdict carries most of the answer.
+
+    Without a leading Yes/No the verdict is implied: by a concluding sentence that restates
+    the question (``Therefore, … is not expected to accelerate``), else by the opening.
+    """
     gold_pol = _polarity(gold)
     if gold_pol is None:
         return score
@@ -390,7 +580,10 @@ def _polarity_adjusted(score: float, text: str, gold: str, question: str | None)
         return score * 0.3
     if ans_pol == gold_pol:
         return max(score, 0.6)
-    if not restates_question(text, question):
+    final = _verdict_sentence(text, question)
+    if final:
+        text = final  # ``Therefore, growth is not expected to accelerate``: the verdict
+    elif not restates_question(text, question):
         return score  # the opening is about something else: no verdict to read
     if _implied_polarity(text, question) != gold_pol:
         return score * IMPLIED_DISAGREEMENT
@@ -490,6 +683,30 @@ def states_none(answer: str) -> bool:
     return bool(_NONE_ANSWER_RE.search(answer))
 
 
+_CHANGE_ASKED_RE = re.compile(r"\b(?:chang\w*|differ\w*|increas\w*|decreas\w*|mov\w*)\b", re.I)
+
+
+def changed_figures(
+    gold_tokens: list[NumberToken], tokens: list[NumberToken], question: str | None
+) -> list[NumberToken]:
+    """Asked how much a figure changed, the gold gives both ends (``from 20% to 23%``) and the
+    answer may give the change (``increased by 3%``): both ends count as stated."""
+    if not (question and _CHANGE_ASKED_RE.search(question)):
+        return []
+    out: list[NumberToken] = []
+    for i, a in enumerate(gold_tokens):
+        for b in gold_tokens[i + 1 :]:
+            if a.percent != b.percent or a.value == b.value:
+                continue
+            delta = NumberToken(
+                raw="", value=abs(b.value - a.value), start=0, end=0, percent=a.percent,
+                decimals=max(a.decimals, b.decimals),
+            )  # fmt: skip
+            if any(t.percent == a.percent and number_found(delta, [t]) for t in tokens):
+                out += [a, b]
+    return out
+
+
 def _judge_none_gold(text: str) -> AnswerJudgement:
     """Gold ``There are none``: only an answer that says so is right, whatever it lists."""
     if states_none(text):
@@ -497,6 +714,72 @@ def _judge_none_gold(text: str) -> AnswerJudgement:
     if is_refusal(text):
         return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
     return AnswerJudgement(label="incorrect", score=0.0, reason="lists what the gold says is none")
+
+
+def _verdict_sentences(text: str) -> list[str]:
+    """Where an answer states its verdict: its first real sentence and its conclusion."""
+    found = [_first_sentence(text)]
+    last = conclusion(text)
+    if last:
+        found.append(last)
+    return found
+
+
+def relevance_stance(text: str, gold: str, question: str | None) -> bool | None:
+    """Asked ``… if X is not a useful metric for this company, say so``: do the answer and the
+    gold agree on whether it is? None when the question does not ask, or neither says so.
+
+    Where the gold dismisses the metric, the answer must say so somewhere; where it does not,
+    only a dismissal where the answer states its verdict (opening, conclusion) contradicts it,
+    not a caveat deep in an answer that computes the metric.
+    """
+    if not asks_relevance(question):
+        return None
+    gold_dismisses = dismisses_metric(headline(gold))
+    if gold_dismisses:
+        return dismisses_metric(text)
+    if any(dismisses_metric(s) for s in _verdict_sentences(text)):
+        return False
+    return None
+
+
+# A gold this short is a name (``Data Center``, ``Customer deposits``), not an explanation.
+ENTITY_WORDS = 4
+
+
+def entity_in_focus(text: str, gold: str, question: str | None) -> bool:
+    """A short gold names one thing (``Customer deposits``): the answer must name it as its
+    answer (in its opening, its conclusion, or a sentence taking up the question), not list
+    it in passing among other figures. True when the rule does not apply."""
+    words = content_words(gold) - (content_words(question) if question else frozenset())
+    if not words or len(gold.split()) > ENTITY_WORDS or _polarity(gold) is not None:
+        return True
+    if re.search(r",|\band\b|&", gold):
+        return True  # a list: each item may sit in its own bullet
+    if not words <= content_words(text):
+        return True  # not named at all: key-fact overlap already says so
+    focus = [_opening(text), conclusion(text) or ""]
+    focus += [text[a:b] for a, b in sentence_spans(text) if restates_question(text[a:b], question)]
+    return any(words <= content_words(part) for part in focus)
+
+
+def same_choice(text: str, gold: str, question: str | None) -> bool | None:
+    """``Among operations, investing, and financing activities, which …``: does the answer's
+    verdict pick the gold's option? None when there are no options, the gold picks none or
+    several, or the answer's verdict names none."""
+    options = question_options(question)
+    if len(options) < 2:
+        return None
+    wanted = chosen_options(headline(gold), options)
+    if len(wanted) != 1:
+        return None
+    for sentence in _verdict_sentences(text):
+        said = chosen_options(sentence, options)
+        if said == wanted:
+            return True
+        if said and not (said & wanted):
+            return False
+    return None
 
 
 def _judge_text_gold(
@@ -509,7 +792,11 @@ def _judge_text_gold(
     threshold: float,
 ) -> AnswerJudgement:
     """Textual gold: key facts, then the gold's figures, verdict and direction, then hedging."""
-    overlap = max(key_fact_overlap(text, gold, question), headline_recall(text, gold, question))
+    items = gold_items(gold)
+    if items:
+        overlap = list_recall(text, items, question)
+    else:
+        overlap = max(key_fact_overlap(text, gold, question), headline_recall(text, gold, question))
     headline_numbers = bool(_key_numbers(gold, gold_tokens))
     yes_no = is_yes_no_question(question)
     score = _number_adjusted(overlap, gold_tokens, found, headline_numbers, yes_no)
@@ -519,13 +806,49 @@ def _judge_text_gold(
         score *= IMPLIED_DISAGREEMENT
         reason += ", opposite direction"
     missing = [g for g in gold_tokens if g not in found]
-    if not found and any(conflicting_number(gold, g, text, tokens, question) for g in missing):
+    if any(conflicting_number(gold, g, text, tokens, question) for g in missing):
         score *= CONFLICT_FACTOR
         reason += ", conflicting figure"
+    stance = relevance_stance(text, gold, question)
+    if stance is not None:
+        score = max(score, IMPLIED_AGREEMENT) if stance else score * IMPLIED_DISAGREEMENT
+        reason += ", same stance on the metric" if stance else ", opposite stance on the metric"
+    if not entity_in_focus(text, gold, question):
+        score *= IMPLIED_DISAGREEMENT
+        reason += ", gold named only in passing"
+    if same_choice(text, gold, question) is False:
+        score *= IMPLIED_DISAGREEMENT
+        reason += ", picks another option"
     if is_refusal(text) and _declines(text, score, threshold):
         return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
     label: Label = "correct" if score >= threshold else "incorrect"
     return AnswerJudgement(label=label, score=round(score, 4), reason=reason)
+
+
+def _judge_numeric_gold(
+    text: str, gold_token: NumberToken, question: str | None, rel_tol: float
+) -> AnswerJudgement:
+    """A numeric gold: the answer must state it as its result.
+
+    Only figures of the asked kind count (a percentage is not a dollar amount); an explicit
+    conclusion (``Therefore, … $1,580.6 million``) that states another figure of that kind
+    outweighs the gold figure met in the working (of a formula, only what follows its last
+    ``=`` is the result).
+    """
+    kind = asked_kind(question)
+    tokens = [t for t in extract_numbers(text) if compatible(t, kind)]
+    if not any(number_found(gold_token, [t], rel_tol) for t in tokens):
+        return AnswerJudgement(label="incorrect", score=0.0, reason="gold number not stated")
+    results = stated_results(text, tokens)
+    span = conclusion_span(text, results)
+    if span is not None:
+        start = text.rfind("=", span[0], span[1]) + 1 or span[0]  # ``A - B = C``: C
+        final = [t for t in results if start <= t.start < span[1]]
+        if not any(number_found(gold_token, [t], rel_tol) for t in final):
+            return AnswerJudgement(
+                label="incorrect", score=0.2, reason="conclusion states another figure"
+            )
+    return AnswerJudgement(label="correct", score=1.0, reason="gold number stated")
 
 
 def judge_answer(
@@ -533,13 +856,50 @@ def judge_answer(
     gold: Any,
     question: str | None = None,
     *,
-    rel_tol: float = 0.01,
+    rel_tol: float | None = None,
     threshold: float = 0.35,
+    lm_judge: AnswerJudge | None = None,
 ) -> AnswerJudgement:
     """Judge ``answer`` against ``gold``: label, score in [0, 1], and the reason.
 
     ``question`` is optional: gold words that merely repeat the question are not key facts.
+    ``lm_judge`` (off by default) is asked about answers the rules call correct or incorrect;
+    refusals stay the rules' call.
     """
+    verdict = _judge_by_rules(answer, gold, question, rel_tol=rel_tol, threshold=threshold)
+    if lm_judge is None or verdict.label == "refusal":
+        return verdict
+    return _with_lm_opinion(verdict, lm_judge, answer, gold, question, threshold)
+
+
+def _with_lm_opinion(
+    verdict: AnswerJudgement,
+    lm_judge: AnswerJudge,
+    answer: str,
+    gold: Any,
+    question: str | None,
+    threshold: float,
+) -> AnswerJudgement:
+    """The LM's yes/no decides the label; the rules' score still orders answers within it."""
+    text = parse_cited_answer(answer).body
+    opinion = lm_judge(question, text, _gold_text(gold))
+    if opinion is None:
+        return verdict
+    if opinion:
+        score = 0.5 + 0.5 * verdict.score  # at least 0.5: above any threshold in use
+        return AnswerJudgement(
+            label="correct", score=round(score, 4), reason=verdict.reason + "; LM judge: matches"
+        )
+    score = threshold * verdict.score * 0.99  # below the threshold
+    return AnswerJudgement(
+        label="incorrect", score=round(score, 4), reason=verdict.reason + "; LM judge: differs"
+    )
+
+
+def _judge_by_rules(
+    answer: str, gold: Any, question: str | None, *, rel_tol: float | None, threshold: float
+) -> AnswerJudgement:
+    """The deterministic verdict: refusal, numeric gold, ``none`` gold, or textual gold."""
     text = parse_cited_answer(answer).body if answer else ""
     if not text.strip():
         return AnswerJudgement(label="refusal", score=0.0, reason="empty answer")
@@ -547,14 +907,19 @@ def judge_answer(
         return _judge_none_gold(text)
     gold_tokens = _gold_tokens(gold)
     tokens = extract_numbers(text)
-    found = [g for g in gold_tokens if number_found(g, tokens, rel_tol)]
+    found = [
+        g
+        for g in gold_tokens
+        if number_found(g, tokens, TEXT_REL_TOL if rel_tol is None else rel_tol)
+    ]
+    found += [g for g in changed_figures(gold_tokens, tokens, question) if g not in found]
     refusal = is_refusal(text)
     if is_numeric_gold(gold) and gold_tokens:
-        if found and not refusal:
-            return AnswerJudgement(label="correct", score=1.0, reason="gold number stated")
-        if refusal:
+        if refusal and (is_self_refusal(text) or not commits(text)):
             return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
-        return AnswerJudgement(label="incorrect", score=0.0, reason="gold number not stated")
+        if rel_tol is None:
+            rel_tol = ROUNDED_REL_TOL if asks_rounding(question) else TEXT_REL_TOL
+        return _judge_numeric_gold(text, gold_tokens[0], question, rel_tol)
     return _judge_text_gold(text, _gold_text(gold), question, gold_tokens, tokens, found, threshold)
 
 
