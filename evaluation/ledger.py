@@ -28,21 +28,32 @@ def example_id(example: Any) -> str:
 
 
 class Ledger:
-    """Rows by example id, read from ``path`` and appended to it."""
+    """Rows by example id, read from ``path`` and appended to it.
+
+    A missing key is looked up in the file again before it is reported missing, so two
+    processes working through the same examples (say, from opposite ends) skip what the
+    other has finished.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.rows: dict[str, dict[str, Any]] = {}
-        if path.exists():
-            for line in path.read_text().splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line torn by a kill: that example runs again
-                if isinstance(row, dict) and "id" in row:
-                    self.rows[str(row["id"])] = row
+        self._read()
+
+    def _read(self) -> None:
+        if not self.path.exists():
+            return
+        for line in self.path.read_text().splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line torn by a kill: that example runs again
+            if isinstance(row, dict) and "id" in row:
+                self.rows[str(row["id"])] = row
 
     def get(self, key: str) -> dict[str, Any] | None:
+        if key not in self.rows:
+            self._read()
         return self.rows.get(key)
 
     def add(self, row: dict[str, Any]) -> None:

@@ -2,7 +2,8 @@
 
 * ``bootstrap``: few-shot demos from the program's own runs on train that passed
   (``evaluation.trace_demos``: right answer citing a gold page; resumable); the budget is
-  the demos per predictor (``light`` 2, ``medium`` 3, ``heavy`` 4).
+  the demos per predictor and the train runs spent finding them (``light`` 2 and 20,
+  ``medium`` 3 and 40, ``heavy`` 4 and all of train).
 * ``mipro``: MIPROv2 proposes instructions and demo sets, searched with Optuna on dev
   (``auto`` = the budget).
 * ``gepa``: reflective instruction evolution from the metric's textual feedback, with a
@@ -23,6 +24,7 @@ OPTIMISERS = ("bootstrap", "mipro", "gepa", "simba")
 BUDGETS = ("light", "medium", "heavy")
 
 _DEMOS = {"light": 2, "medium": 3, "heavy": 4}
+_TRAIN_RUNS = {"light": 20, "medium": 40, "heavy": 10_000}
 _SIMBA_STEPS = {"light": 4, "medium": 8, "heavy": 16}
 
 
@@ -33,6 +35,7 @@ class OptimiserSpec:
     seed: int = 7
     num_threads: int = 4
     max_demos: int | None = None  # None: the budget's (light 2, medium 3, heavy 4)
+    max_train_runs: int | None = None  # bootstrap: None is the budget's (20, 40, all)
 
     def __post_init__(self) -> None:
         if self.name not in OPTIMISERS:
@@ -41,6 +44,8 @@ class OptimiserSpec:
             raise ValueError(f"unknown budget {self.budget!r}: choose {', '.join(BUDGETS)}")
         if self.max_demos is None:
             object.__setattr__(self, "max_demos", _DEMOS[self.budget])
+        if self.max_train_runs is None:
+            object.__setattr__(self, "max_train_runs", _TRAIN_RUNS[self.budget])
 
 
 def compile_program(

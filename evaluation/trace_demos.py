@@ -168,12 +168,14 @@ def bootstrap_demos(
     max_demos: int,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
+    max_runs: int | None = None,
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Demos for each of ``predictors``, and the ids of the examples they came from.
 
-    Train examples run in a seeded order until every predictor has ``max_demos`` demos or
-    train is spent: a predictor that passing runs call rarely (most metric questions are
-    answered from statement facts, with no researcher call) still gets its share.
+    Train examples run in a seeded order until every predictor has ``max_demos`` demos,
+    ``max_runs`` examples have run, or train is spent. The run budget bounds the compile's
+    cost: a predictor that passing runs rarely call (most metric questions are answered
+    from statement facts, with no researcher call) would otherwise keep it running.
     Each run's outcome goes to ``ledger_path`` as it ends and is read back instead of run
     again.
     """
@@ -181,6 +183,7 @@ def bootstrap_demos(
     ledger = Ledger(ledger_path)
     order = list(train)
     random.Random(seed).shuffle(order)
+    order = order[:max_runs] if max_runs else order
     pool: dict[str, list[dict[str, Any]]] = {name: [] for name in predictors}
     sources: list[str] = []
     for i, example in enumerate(order, 1):

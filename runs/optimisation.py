@@ -139,6 +139,7 @@ def _params(job: Optimisation, shipped_version: str) -> dict[str, Any]:
         "budget": spec.budget,
         "seed": spec.seed,
         "max_demos": spec.max_demos,
+        "max_train_runs": spec.max_train_runs,
         "model": job.model.description,
         "model_sha256": model_sha256(job.model.description),
         "reflection_model": describe_model(job.reflection_lm)
@@ -184,6 +185,7 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
         job.work / "train-runs.jsonl",
         max_demos=spec.max_demos,
         seed=spec.seed,
+        max_runs=spec.max_train_runs,
         progress=lambda done, total: say(f"train run {done}/{total}") if done % 5 == 0 else None,
     )
     attached = attach_demos(student, pool)
