@@ -2,14 +2,23 @@
 
     uv run python benchmarks/retrieval.py --questions ../shared/financebench/questions.jsonl
     uv run python benchmarks/retrieval.py --store grid.sqlite --store postgresql://…/grid
+    uv run python benchmarks/retrieval.py --split dev --modes hybrid+rerank --misses
 
 Several ``--store`` options are measured side by side in one run (the same questions,
-modes and halves against each store: SQLite files and PostgreSQL addresses alike).
+modes and splits against each store: SQLite files and PostgreSQL addresses alike).
 
 Two regimes: **slice-locked** (filters = the evidence document's ticker, FY, FQ; one
-search per question and evidence cell) and **shared** (no filters). Questions are split
-in two fixed halves by a hash of their id: rules and weights are tuned on ``tune`` and
-must hold on ``holdout``. Only questions whose evidence documents are in the store count.
+search per question and evidence cell) and **shared** (no filters). Only questions whose
+evidence documents are in the store count.
+
+Questions are reported by the evalsets' **company-grouped splits** (train / dev / test,
+read by question id from ``evalsets/financebench.jsonl``, where
+``evaluation.evalsets.assign_group_splits`` put every question of one company in one
+split): rules and weights are designed on train and dev, and test measures them on
+companies they never saw. A question the evalset does not hold is reported as ``unknown``.
+The older halves by a hash of the id (``--half tune|holdout|all``) mix companies across
+halves, so a rule written from one company's misses also lifts its other questions in
+the other half; they are kept for comparison with earlier reports.
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ from retrieval.sqlite_store import SQLiteStore
 from retrieval.store import GridFilter, PageStore
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
+EVALSET = Path(__file__).resolve().parents[1] / "evalsets" / "financebench.jsonl"
+SPLITS = ("train", "dev", "test")
 KS = (1, 5, 10, 20)
 MODES = {
     "bm25": SearchSettings(dense_weight=0.0, rerank=False),
@@ -46,6 +57,15 @@ def half_of(question_id: str) -> str:
     return "tune" if int(hashlib.sha1(question_id.encode()).hexdigest()[0], 16) < 8 else "holdout"
 
 
+def load_splits(path: Path = EVALSET) -> dict[str, str]:
+    """Each FinanceBench question id's company-grouped split, as the evalset stores it
+    (``{}`` when the file is missing: every question is then ``unknown``)."""
+    if not path.exists():
+        return {}
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {str(row["id"]): str(row["split"]) for row in rows if row.get("split")}
+
+
 @dataclass
 class Case:
     qid: str
@@ -53,10 +73,19 @@ class Case:
     question: str
     where: GridFilter | None
     relevant: set[str]
+    split: str = "unknown"  # company-grouped: train / dev / test (see the module docstring)
+
+    def group(self, by: str) -> str:
+        """The case's group under ``by``: ``"split"`` (company-grouped) or ``"half"``."""
+        return self.split if by == "split" else self.half
 
 
-def load_cases(path: Path, store: PageStore) -> tuple[list[Case], list[Case], int]:
-    """(slice-locked cases, shared cases, questions skipped for missing documents)."""
+def load_cases(
+    path: Path, store: PageStore, splits: dict[str, str] | None = None
+) -> tuple[list[Case], list[Case], int]:
+    """(slice-locked cases, shared cases, questions skipped for missing documents);
+    ``splits`` maps question ids to their company-grouped split (default: the evalset's)."""
+    splits = load_splits() if splits is None else splits
     locked, shared, skipped = [], [], 0
     cells: dict[str, GridFilter] = {}
     for n, line in enumerate(path.read_text().splitlines()):
@@ -80,10 +109,11 @@ def load_cases(path: Path, store: PageStore) -> tuple[list[Case], list[Case], in
         if missing:
             skipped += 1
             continue
-        half = half_of(qid)
+        half, split = half_of(qid), splits.get(qid, "unknown")
         for doc, uids in by_doc.items():
-            locked.append(Case(qid, half, q["question"], cells[doc], uids))
-        shared.append(Case(qid, half, q["question"], None, set().union(*by_doc.values())))
+            locked.append(Case(qid, half, q["question"], cells[doc], uids, split))
+        everything = set().union(*by_doc.values())
+        shared.append(Case(qid, half, q["question"], None, everything, split))
     return locked, shared, skipped
 
 
@@ -100,7 +130,17 @@ def evaluate(searcher: HybridSearcher, cases: list[Case]) -> dict:
             recalls[k].append(len(case.relevant & set(uids[:k])) / len(case.relevant))
         first = next((i for i, u in enumerate(uids, 1) if u in case.relevant), None)
         rr.append(1 / first if first else 0.0)
-        per_case.append({"qid": case.qid, "half": case.half, "first_relevant_rank": first})
+        per_case.append(
+            {
+                "qid": case.qid,
+                "split": case.split,
+                "half": case.half,
+                "question": case.question,
+                "first_relevant_rank": first,
+                "top5": uids[:5],
+                "relevant": sorted(case.relevant),
+            }
+        )
     lat = sorted(latencies)
     return {
         "n": len(cases),
@@ -158,10 +198,27 @@ def main() -> None:
     )
     parser.add_argument("--modes", default=",".join(MODES), help="comma list of " + ",".join(MODES))
     parser.add_argument(
+        "--split",
+        choices=[*SPLITS, "all"],
+        default=None,
+        help="only this company-grouped split (default: train, dev, test and all)",
+    )
+    parser.add_argument(
         "--half",
         choices=["tune", "holdout", "all"],
         default=None,
-        help="only this half (default: report tune, holdout and all)",
+        help="report the old hash halves instead of the company-grouped splits",
+    )
+    parser.add_argument(
+        "--evalset",
+        type=Path,
+        default=EVALSET,
+        help="JSONL with each question's company-grouped split (by id)",
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="also list the cases whose first relevant page is not in the top 5",
     )
     parser.add_argument(
         "--build-from",
@@ -174,8 +231,11 @@ def main() -> None:
 
     locations = [store_location(s) for s in (args.store or [None])]
     stores = [open_store(location, seed_if_empty=False) for location in locations]
-    locked, shared, skipped = load_cases(args.questions, stores[0])
-    halves = [args.half] if args.half else ["tune", "holdout", "all"]
+    locked, shared, skipped = load_cases(args.questions, stores[0], load_splits(args.evalset))
+    if args.half:
+        by, groups = "half", [args.half]
+    else:
+        by, groups = "split", [args.split] if args.split else [*SPLITS, "all"]
     results: dict = {
         "store": {backend_of(loc): s.stats() for loc, s in zip(locations, stores, strict=True)},
         "questions_skipped": skipped,
@@ -186,13 +246,18 @@ def main() -> None:
             searcher = HybridSearcher(store, settings=MODES[mode])
             searcher.search("warm up", GridFilter(), k=1)
             for regime, cases in (("slice-locked", locked), ("shared", shared)):
-                for half in halves:
-                    chosen = [c for c in cases if half == "all" or c.half == half]
+                for group in groups:
+                    chosen = [c for c in cases if group == "all" or c.group(by) == group]
                     row = evaluate(searcher, chosen)
-                    row.pop("cases")
+                    cases_seen = row.pop("cases")
+                    if args.misses:
+                        row["misses"] = [
+                            c for c in cases_seen
+                            if not c["first_relevant_rank"] or c["first_relevant_rank"] > 5
+                        ]  # fmt: skip
                     results["rows"].append(
                         {"store": backend_of(location), "mode": mode, "regime": regime,
-                         "half": half, **row}
+                         by: group, **row}
                     )  # fmt: skip
     if args.build_from:
         results["build"] = {
@@ -208,7 +273,7 @@ def main() -> None:
         "store",
         "mode",
         "regime",
-        "half",
+        by,
         "n",
         *[f"R@{k}" for k in KS],
         "MRR",
@@ -218,6 +283,13 @@ def main() -> None:
     print(" | ".join(f"{h:>13}" for h in header))
     for row in results["rows"]:
         print(" | ".join(f"{row[h]!s:>13}" for h in header))
+    for row in results["rows"]:
+        for miss in row.get("misses", []):
+            print(
+                f"miss {row['mode']} {row['regime']} {miss['split']} {miss['qid']} "
+                f"rank={miss['first_relevant_rank']} relevant={miss['relevant']} "
+                f"top5={miss['top5']}: {miss['question']}"
+            )
     if "build" in results:
         print(f"index build: {results['build']}")
 

@@ -1,9 +1,12 @@
 """Query preprocessing: general rewrites from analyst phrasing to filing language.
 
 Nothing here is tuned to a particular question. It strips answer-format boilerplate
-("round to two decimal places", "answer in USD millions"), reads fiscal-year forms
-(FY2018, FY18, fiscal 2018), maps statement names to the headings filings use, and
-expands common finance abbreviations to the line items that carry them.
+("round to two decimal places", "answer in USD millions") and the sentences that tell the
+reader how to answer rather than what to find ("Assume that you are a public equities
+analyst.", "Base your judgments on the balance sheet."), reads fiscal-year forms (FY2018,
+FY18, fiscal 2018), maps statement names to the headings filings use, expands common
+finance abbreviations to the line items that carry them, and notes whether the question
+asks for causes ("what drove ...", "why ...") rather than for a figure.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from dataclasses import dataclass
 from textnorm import QUERY_STOPWORDS
 
 _BOILERPLATE = [
+    # "If gross margin is not a useful metric for a company like this, then please state
+    # that and explain why": the conditional of domain questions, in all its wordings.
+    r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?",
     r"give a (?:response|answer) to the question by relying on the details shown in",
     r"(?:please )?(?:round|rounded) (?:your answer |the answer )?to (?:the nearest )?"
     r"(?:\w+ )?(?:decimal places?|decimal|whole number|percent|hundredth|tenth)s?",
@@ -106,6 +112,7 @@ _GLOSSARY = {
     r"operating margin": "operating income net sales",
     r"effective tax rate": "effective tax rate provision for income taxes",
     r"fixed asset turnover": "property plant and equipment net revenue",
+    r"capital[- ]intensive|capital intensity": "capital expenditures property plant and equipment",
     r"interest coverage": "operating income interest expense",
     r"leverage|debt to equity": "total debt long-term debt shareholders equity",
     r"m&a|acquisitions?": "acquisitions business combinations",
@@ -132,6 +139,30 @@ _GLOSSARY = {
     r"buybacks?|share repurchases?": "repurchases of common stock treasury",
 }
 
+#: A question that asks for causes, answered in a filing's prose (MD&A) rather than by a
+#: statement's figures.
+_EXPLANATORY = re.compile(
+    r"\bwhat (?:\w+ ){0,2}(?:drove|drives|driving|caused|causes|explains?)\b|\bwhy\b|"
+    r"\breasons?\b|\bdrivers?\b|\bdriven by\b|\bfactors?\b|\bexplain\b",
+    re.IGNORECASE,
+)
+
+#: Words of a sentence addressed to the reader about the task: who to be, what to base the
+#: answer on, how to give it. Such a sentence names no fact to find.
+_INSTRUCTION = re.compile(
+    r"\b(?:you|your|yours|(?-i:us)|question|answers?|judg(?:e)?ments?|abilities|perspective|"
+    r"standpoint|respond|response|here's|we (?:need|want) to)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[^.?!;:]+[.?!;:]?|[.?!;:]")
+#: A leading clause that says where to look before the question itself ("Using the cash
+#: flow statement, what ...", "Basing your judgments off of the balance sheet, how ...").
+_LEAD = re.compile(
+    r"^\s*((?:bas(?:e|ed|ing)|using|according|considering|looking|by drawing|from)\b[^,]*?),"
+    r"\s*(?=(?:what|how|which|who|when|where|did|does|do|is|are|has|have|was|were)\b)",
+    re.IGNORECASE,
+)
+
 _FY = re.compile(
     r"\b(?:fy|fiscal(?: year)?)\s*'?(\d{4}|\d{2})\b|\b(\d{4})\s*fiscal year\b", re.IGNORECASE
 )
@@ -148,6 +179,7 @@ class PreparedQuery:
     terms: tuple[str, ...]
     expansions: tuple[str, ...] = ()
     headings: tuple[str, ...] = ()
+    explanatory: bool = False  # asks for causes: see ``_EXPLANATORY``
 
 
 def _expand_fiscal_years(text: str) -> str:
@@ -160,6 +192,35 @@ def _expand_fiscal_years(text: str) -> str:
     return _FY.sub(repl, text)
 
 
+def _names_statement(text: str) -> bool:
+    return any(_mentions(text, pattern) for pattern, _, _ in STATEMENTS.values())
+
+
+def drop_instructions(text: str) -> str:
+    """``text`` without its sentences to the reader ("Assume that you are a public equities
+    analyst.", "Round your answer to two decimal places.") and without a leading clause
+    that only says where to look ("Using the cash flow statement, what ...").
+
+    Their words ("analyst", "perspective", "primarily", "judgments") are rare on filing
+    pages, so BM25 weighs them heavily and finds pages that share nothing else with the
+    question. A sentence with a question mark is kept whatever it says, and a text without
+    one (a search of keywords, an agent's follow-up) is left as it is: instructions come
+    around a question. The statement an instruction names is read before this runs, so
+    the heading and its expansion are not lost.
+    """
+    if "?" not in text:
+        return text
+    kept = []
+    for clause in _CLAUSE.findall(text):
+        lead = _LEAD.match(clause)
+        if lead and (_INSTRUCTION.search(lead.group(1)) or _names_statement(lead.group(1))):
+            clause = clause[lead.end() :]
+        if "?" not in clause and _INSTRUCTION.search(clause):
+            continue
+        kept.append(clause)
+    return " ".join(kept)
+
+
 def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery:
     """Rewrite ``query`` for the grid. ``drop_words`` (e.g. the locked company's name and
     ticker) are removed from BM25 terms: inside a locked slice they match every page."""
@@ -170,10 +231,14 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
     expansions: list[str] = []
     headings: list[str] = []
     named = [k for k, (pattern, _, _) in STATEMENTS.items() if _mentions(text, pattern)]
+    text = drop_instructions(text)  # after reading the statements an instruction names
     implied = [k for k, pattern in _MEASURES.items() if _mentions(text, pattern)]
     for key in named:
         expansions.append(STATEMENTS[key][1])
-    for key in named or implied:
+    # A measure implies its statement's heading, unless the question asks what drove it:
+    # the causes of a margin change are told in MD&A, not printed on the statement.
+    explanatory = bool(_EXPLANATORY.search(text))
+    for key in named or ([] if explanatory else implied):
         headings.extend(STATEMENTS[key][2])
     for pattern, replacement in _GLOSSARY.items():
         if _mentions(text, pattern):
@@ -194,6 +259,7 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
         terms=tuple(terms),
         expansions=tuple(expansions),
         headings=tuple(headings),
+        explanatory=explanatory,
     )
 
 

@@ -25,7 +25,7 @@ from retrieval.embeddings import Embedder, MiniLMEmbedder
 from retrieval.fusion import reciprocal_rank_fusion
 from retrieval.pages import Page
 from retrieval.query import PreparedQuery, prepare_query
-from retrieval.rerank import rerank
+from retrieval.rerank import RerankWeights, rerank
 from retrieval.scope import infer_scope
 from retrieval.sqlite_store import SQLiteStore
 from retrieval.store import GridCell, GridFilter
@@ -94,6 +94,7 @@ class SearchSettings:
     rerank_depth: int = 30
     infer_scope: bool = True
     scope_weight: float = 2.0
+    rerank_weights: RerankWeights | None = None  # None: the rerank's defaults
 
 
 class HybridSearcher:
@@ -174,7 +175,7 @@ class HybridSearcher:
         pages = {p.page_id: p for p in self.store.pages_by_id([pid for pid, _ in head])}
         ranked = [(pages[pid], score) for pid, score in head if pid in pages]
         if self.settings.rerank:
-            ranked = rerank(prepared, ranked)
+            ranked = rerank(prepared, ranked, self.settings.rerank_weights)
         return [
             Hit(
                 uid=p.uid,
