@@ -13,10 +13,13 @@ from cli import (  # noqa: E402
     dashboard_command,
     eval_command,
     facts_command,
+    fetch_command,
     grid_commands,
     optimise_command,
+    prices_command,
     runs_command,
     serve_command,
+    web_sources_command,
 )
 from cli.errors import run_guarded  # noqa: E402
 
@@ -29,12 +32,15 @@ app = typer.Typer(
 )
 grid_commands.register(app)
 facts_command.register(app)
+fetch_command.register(app)
+prices_command.register(app)
 ask_command.register(app)
 eval_command.register(app)
 optimise_command.register(app)
 dashboard_command.register(app)
 runs_command.register(app)
 serve_command.register(app)
+web_sources_command.register(app)
 
 
 def main() -> None:

@@ -18,12 +18,16 @@ FORBIDDEN = {
     "citations": PACKAGES - {"citations"},
     "textnorm": PACKAGES - {"textnorm"},
     "atomicfiles": PACKAGES - {"atomicfiles"},
+    "websources": PACKAGES - {"websources"},  # safe web reading: a leaf
     "metrics": {"retrieval", "programs", "runs", "evaluation", "cli", "web"},
     "programs": {"runs", "evaluation", "cli", "web"},
     "evaluation": {"runs", "cli", "web"},
     "runs": {"cli", "web"},
     "retrieval": {"programs", "runs", "evaluation", "cli", "web", "lm", "metrics"},
     "signatures": {"programs", "runs", "evaluation", "cli", "web", "lm", "retrieval"},
+    "market": {"programs", "runs", "evaluation", "cli", "web", "lm", "metrics", "signatures"},
+    # SEC EDGAR fetching: network I/O over the grid; it may use retrieval, nothing above it.
+    "edgar": PACKAGES - {"edgar", "retrieval", "textnorm", "atomicfiles"},
 }
 
 
@@ -72,3 +76,22 @@ def test_the_package_graph_has_no_cycle():
     for package in sorted(PACKAGES):
         if package not in state:
             visit(package, [])
+
+
+def test_only_the_command_line_fetches_from_edgar():
+    """Nothing below the front ends reaches the network through ``edgar``."""
+    graph = imports()
+    users = {package for package, targets in graph.items() if "edgar" in targets}
+    assert users <= {"cli"}, f"edgar imported by {sorted(users - {'cli'})}"
+
+
+def test_only_front_ends_and_agents_import_websources():
+    """Reading the web is for the command line, the web front end and the agents' tools;
+    the grid, the calculator and the metrics stay offline."""
+    graph = imports()
+    wrong = sorted(
+        f"{package} -> websources ({', '.join(sorted(targets['websources']))})"
+        for package, targets in graph.items()
+        if "websources" in targets and package not in {"cli", "web", "programs"}
+    )
+    assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
