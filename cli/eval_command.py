@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import fail, say
+from cli.evaluation_views import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
@@ -20,26 +21,6 @@ from runs.program_choice import choose_program
 from runs.tracking import log_outcome, program_version, tracked_run
 
 console = Console(soft_wrap=True)
-
-SetOption = Annotated[
-    str, typer.Option("--set", help="golden set: financebench, planner or reports")
-]
-
-
-def metric_table(title: str, columns: dict[str, dict[str, float]]) -> Table:
-    """One row per metric, one column per program/split (means, 0-1)."""
-    table = Table(title=plain(title), title_justify="left")  # it names the model: plain text
-    table.add_column("metric")
-    for name in columns:
-        table.add_column(name, justify="right")
-    metrics: list[str] = []
-    for values in columns.values():
-        metrics += [m for m in values if m not in metrics]
-    for metric in metrics:
-        table.add_row(
-            metric, *(f"{v[metric]:.3f}" if metric in v else "-" for v in columns.values())
-        )
-    return table
 
 
 def example_table(outcome: Any) -> Table:
@@ -54,28 +35,6 @@ def example_table(outcome: Any) -> Table:
         ]
         table.add_row(plain(row["id"] + (" (failed)" if row["error"] else "")), *cells)
     return table
-
-
-def answerable_examples(task: Any, name: str, split: str | None, grid: Any, limit: int | None):
-    """The split's examples the grid can answer (a clear error if none), first ``limit``."""
-    from evaluation.evalsets import load_examples
-
-    try:
-        examples = load_examples(name, split)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    usable = task.answerable(examples, grid)
-    if not usable:
-        raise fail(
-            f"none of the {len(examples)} {name} {split or ''} examples has its evidence in this "
-            "grid; ingest the filings first: research ingest ../shared/financebench/pages.jsonl.gz"
-        )
-    if len(usable) < len(examples):
-        say(
-            f"{len(examples) - len(usable)} of {len(examples)} {name} {split or ''} examples "
-            "skipped: their evidence pages are not in the grid"
-        )
-    return usable[:limit] if limit else usable
 
 
 def eval_command(

@@ -8,6 +8,7 @@ answer, and prints the score table.
 from __future__ import annotations
 
 import re
+import signal
 import time
 from pathlib import Path
 from typing import Annotated
@@ -16,13 +17,17 @@ import typer
 from rich.console import Console
 
 from cli.errors import fail, say
-from cli.eval_command import SetOption, answerable_examples, metric_table
+from cli.evaluation_views import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
 from cli.research_setup import ProgramOption, prepare_research
 from runs.program_choice import SHIPPED
 
 console = Console(soft_wrap=True)
+
+
+def _stop_as_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def optimise_command(
@@ -102,10 +107,16 @@ def optimise_command(
         reflection_lm=reflection_lm,
         track=track,
     )
+    # `kill` ends a compile as Ctrl-C does: its MLflow run KILLED, finished examples kept.
+    stops = (signal.SIGTERM, signal.SIGHUP)
+    previous = {s: signal.signal(s, _stop_as_interrupt) for s in stops}
     try:
         outcome = optimise_program(job, say)
     except BadRunRequest as exc:
         raise fail(str(exc)) from None
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     console.print(
         metric_table(
             f"{set_name}: {optimiser} ({budget}) on {target}, model {model.description}",

@@ -8,6 +8,7 @@ than by running the program again.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,11 +136,12 @@ def _evaluate_resumably(
         for example in examples:
             row = ledger.get(example_id(example))
             if row is None:
+                started = time.monotonic()
                 try:
                     pred = program(**example.inputs())
                 except Exception:  # an example that raised scores 0, as in dspy.Evaluate
                     pred = dspy.Prediction()
-                row = _row(example, pred, task)
+                row = {**_row(example, pred, task), "seconds": round(time.monotonic() - started, 1)}
                 ledger.add(row)
             outcome.rows.append(row)
             bar.advance(todo)

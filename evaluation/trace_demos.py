@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,13 +108,21 @@ class TraceRun:
     passed: bool
     reason: str
     demos: dict[str, dict[str, Any]] = field(default_factory=dict)
+    seconds: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "passed": self.passed, "reason": self.reason, "demos": self.demos}
+        return {
+            "id": self.id,
+            "passed": self.passed,
+            "reason": self.reason,
+            "demos": self.demos,
+            "seconds": self.seconds,
+        }
 
     @classmethod
     def from_json(cls, row: dict[str, Any]) -> TraceRun:
-        return cls(row["id"], bool(row["passed"]), row.get("reason", ""), row.get("demos", {}))
+        demos = row.get("demos", {})
+        return cls(row["id"], bool(row["passed"]), row.get("reason", ""), demos, row.get("seconds"))
 
 
 Passes = Callable[[Any, Any], tuple[bool, str]]
@@ -124,6 +133,7 @@ def run_with_trace(
 ) -> TraceRun:
     """Run ``program`` on ``example`` recording every predictor call; judge it with
     ``passes``; a run that raised passes nothing."""
+    started = time.monotonic()
     with dspy.context(trace=[]):
         try:
             pred = program(**example.inputs())
@@ -132,7 +142,7 @@ def run_with_trace(
         trace = list(dspy.settings.trace)
     ok, reason = passes(example, pred)
     demos = last_calls(trace, names) if ok else {}
-    return TraceRun(example_id(example), ok, reason, demos)
+    return TraceRun(example_id(example), ok, reason, demos, round(time.monotonic() - started, 1))
 
 
 def demo_agrees(name: str, demo: dict[str, Any], example: Any) -> bool:

@@ -227,12 +227,20 @@ def test_a_compiled_program_worse_on_dev_is_not_kept(
     )
 
 
+@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
 def test_interrupted_optimise_leaves_a_killed_run_and_no_program(
-    optimiser_lm, wissen_home, sample_store_path, tmp_path, monkeypatch
+    optimiser_lm, wissen_home, sample_store_path, tmp_path, monkeypatch, how
 ):
+    import os
+    import signal
+    import time
+
     import evaluation.trace_demos
 
     def interrupted(*args, **kwargs):
+        if how == "kill":  # `kill PID` (SIGTERM) ends the compile as Ctrl-C does
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(evaluation.trace_demos, "bootstrap_demos", interrupted)
