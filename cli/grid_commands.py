@@ -10,10 +10,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cli import grid_copy_command
 from cli.errors import EXIT_FAILED, fail, show_error, stderr
+from cli.progress import progress_bar
 from cli.terminal_text import for_terminal
 from retrieval.coverage import OutsideGridError, check_filter, describe_coverage
 from retrieval.embedding_job import embed_missing
@@ -39,17 +40,6 @@ StoreOption = Annotated[
 INLINE_EMBED_LIMIT = 3000
 
 console = Console(soft_wrap=True)
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    )
 
 
 def _seeded(path: Path | str) -> None:
@@ -99,7 +89,7 @@ def ingest_command(
         raise fail(str(exc)) from None
     grid = _open_grid(store, seed_if_empty=False)
     total = count_documents(path)
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task("ingesting documents", total=total)
         try:
             report = ingest(
@@ -169,7 +159,7 @@ def _embed_in_background(grid, missing: int) -> None:
 def _embed_inline(grid, embedder_kind: str = "minilm") -> int:
     embedder = make_embedder(embedder_kind)
     missing = grid.count_missing_vectors(embedder.model_id)
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task("embedding pages", total=missing)
         return embed_missing(grid, embedder, on_batch=lambda n: progress.advance(task, n))
 
@@ -264,8 +254,6 @@ def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest_command)
     app.command("embed")(embed_command)
     app.command("search")(search_command)
-    from cli import grid_copy_command  # it uses this module's progress bar
-
     grid_app = typer.Typer(help="What the grid holds; `grid copy` moves it between stores.")
     grid_app.callback(invoke_without_command=True)(grid_command)
     grid_copy_command.register(grid_app)

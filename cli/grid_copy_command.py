@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from cli.errors import fail, say
-from cli.grid_commands import _progress, console
+from cli.progress import progress_bar
 from retrieval.grid_copy import copy_grid, document_names
 from retrieval.open_store import describe_location, open_store
+
+console = Console(soft_wrap=True)
 
 
 def copy_command(
@@ -29,7 +32,7 @@ def copy_command(
     dst = open_store(destination, seed_if_empty=False)
     try:
         names = document_names(src)
-        with _progress() as progress:
+        with progress_bar() as progress:
             task = progress.add_task("copying documents", total=len(names))
             report = copy_grid(src, dst, on_document=lambda _n, _p: progress.advance(task))
     except ValueError as exc:

@@ -95,3 +95,44 @@ def test_only_front_ends_and_agents_import_websources():
         if "websources" in targets and package not in {"cli", "web", "programs"}
     )
     assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
+
+
+def module_imports() -> dict[str, set[str]]:
+    """module -> the project's modules it imports (at the top or inside a function)."""
+    modules = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def test_no_module_imports_itself_through_others():
+    """File-level circles make a module's meaning depend on import order; a shared helper
+    belongs in a module of its own (``web.rendering``, ``cli.progress``)."""
+    graph = module_imports()
+
+    def reaches(start: str, goal: str) -> list[str] | None:
+        stack, seen = [(start, [start])], {start}
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == goal:
+                    return [*path, nxt]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, nxt]))
+        return None
+
+    circles = {" -> ".join(cycle) for module in graph if (cycle := reaches(module, module))}
+    assert not circles, "import circles:\n" + "\n".join(sorted(circles))

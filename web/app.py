@@ -9,35 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from web.grid_view import GridView
 from web.mlflow_link import Dashboard
 from web.page_images import PageImages
+from web.rendering import HERE, render, wants_html
 from web.security import Gate
 from web.settings import WebSettings
-
-HERE = Path(__file__).resolve().parent
-templates = Jinja2Templates(directory=HERE / "templates")
-
-
-def wants_html(request: Request) -> bool:
-    """Whether the caller is a browser page (HTML error pages) or a client (JSON errors)."""
-    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
-        "accept", ""
-    )
-
-
-def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
 def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> Gate:

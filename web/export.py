@@ -90,7 +90,7 @@ def pdf_export(header: ExportHeader, markdown: str, record: Mapping[str, Any] | 
             f"({str(exc).splitlines()[0][:200]})"
         ) from None
 
-    from web.app import templates
+    from web.rendering import templates
 
     report = render_report(markdown, record, for_print=True)
     html = templates.get_template("report_print.html").render(header=header, report=report)

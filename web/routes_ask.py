@@ -14,9 +14,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 
 from runs.program_choice import SHIPPED, choose_program
-from web.app import render, wants_html
 from web.ask_form import AskForm, AskRefused, compiled_programs, parse_form
 from web.event_stream import event_stream, last_event_id
+from web.rendering import render, wants_html
 from web.run_control import ServerStopping, TooManyRuns
 from web.run_folders import RUN_ID_RE
 

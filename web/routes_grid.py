@@ -14,9 +14,9 @@ from fastapi.responses import JSONResponse, Response
 
 from retrieval.pages import Page
 from retrieval.search import Hit
-from web.app import render
 from web.figures import MAX_FIGURE_CHARS, MAX_QUOTE_CHARS, find_marks, segments
 from web.grid_view import MAX_HITS, SearchError, SearchRequest
+from web.rendering import render
 from web.settings import MAX_QUERY_CHARS
 
 router = APIRouter()

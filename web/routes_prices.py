@@ -23,7 +23,7 @@ from market.local import LocalFileProvider
 from market.multiples import valuation_multiples
 from market.sources import FactSource
 from retrieval.store import GridFilter
-from web.app import render
+from web.rendering import render
 
 router = APIRouter()
 WIDTH, HEIGHT, PAD = 720, 260, 36

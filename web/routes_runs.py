@@ -18,8 +18,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from web.app import render, wants_html
 from web.export import ExportHeader, PdfUnavailable, markdown_export, pdf_export
+from web.rendering import render, wants_html
 from web.report_html import render_report
 from web.run_folders import RECORD, REPORT, RUN_ID_RE, list_runs, open_run, row_of, run_file
 

@@ -19,7 +19,7 @@ from websources.addresses import Resolver, system_resolver
 from websources.dates import as_utc, utc_now
 from websources.errors import FetchFailed, WebSourceError
 from websources.fetch import FEED_TYPES, fetch
-from websources.news import matches, query_words
+from websources.matching import matches, query_words
 from websources.records import NewsItem, host_of, web_uid
 from websources.settings import WebSettings
 

@@ -9,7 +9,6 @@ the user names feeds or an instance, so nothing goes online unasked.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
@@ -17,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from websources.dates import utc_now
 from websources.errors import NotConfigured, WebSourceError
+from websources.matching import query_words
 from websources.records import NewsItem
 from websources.settings import WebSettings
 
@@ -44,18 +44,6 @@ class NewsSearch(BaseModel):
     retrieved_at: datetime
     items: list[NewsItem]
     notes: list[str] = Field(default_factory=list)
-
-
-def query_words(query: str) -> list[str]:
-    """The words of ``query``, case-folded: what an item's title or summary must contain."""
-    return re.findall(r"\w+", query.casefold())
-
-
-def matches(words: list[str], *texts: str) -> bool:
-    """Whether every word occurs in ``texts`` (case-folded, as a substring: "apple" finds
-    "Apple's")."""
-    haystack = " ".join(texts).casefold()
-    return all(word in haystack for word in words)
 
 
 def provider_from_settings(settings: WebSettings, name: str = "auto") -> NewsProvider:
