@@ -205,15 +205,16 @@ def bootstrap_demos(
         if row is None:
             ledger.add(run.to_json())
         if run.passed and run.demos:
-            sources.append(run.id)
-            for name, demo in run.demos.items():
+            taken = [
+                name
+                for name, demo in run.demos.items()
                 # The run passed, but a step whose own output was wrong teaches nothing.
-                if (
-                    name in pool
-                    and len(pool[name]) < max_demos
-                    and demo_agrees(name, demo, example)
-                ):
-                    pool[name].append(demo)
+                if name in pool and len(pool[name]) < max_demos and demo_agrees(name, demo, example)
+            ]
+            for name in taken:
+                pool[name].append(run.demos[name])
+            if taken:
+                sources.append(run.id)
         if progress is not None:
             progress(i, len(order))
     return pool, sources

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import os
 import shutil
 import subprocess
@@ -56,6 +57,20 @@ class Optimisation:
         """Where the ledgers of this compile live until (and after) it finishes."""
         return self.folder.parent / ".work" / self.name
 
+    @property
+    def fingerprint(self) -> str:
+        """What else a ledger's rows depend on besides the prompts: the code, the model, the
+        evalset and the run bounds. Rows from another commit or model are never reused."""
+        settings = self.research.settings
+        parts = [
+            _git_commit(),
+            self.model.description,
+            self.set_name,
+            settings.max_probes,
+            settings.max_rounds,
+        ]
+        return hashlib.sha256(repr(parts).encode()).hexdigest()[:8]
+
 
 @dataclass
 class OptimisationOutcome:
@@ -92,7 +107,7 @@ def _evaluate_child(
 
     examples = job.splits[split]
     say(f"{label} {split}: {len(examples)} example(s)")
-    ledger = job.work / "evals" / f"{version}-{split}.jsonl"
+    ledger = job.work / "evals" / f"{version}-{job.fingerprint}-{split}.jsonl"
     outcome = evaluate(program, job.task, examples, split, ledger=ledger)
     if job.track:
         import mlflow
@@ -182,7 +197,7 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
         train,
         names,
         job.task.passes,
-        job.work / "train-runs.jsonl",
+        job.work / f"train-runs-{job.fingerprint}.jsonl",
         max_demos=spec.max_demos,
         seed=spec.seed,
         max_runs=spec.max_train_runs,
