@@ -340,8 +340,12 @@ class ScriptedLM(dspy.LM):
             cited = cited_sentences(body)
             if not cited:
                 continue
-            prose.append(cited[0])
-            m = re.search(rf"({_NUMBER_RE.pattern})({MARKER_RE.pattern})", cited[0])
+            # Lead with the slice's first cited figure, as a writer would (the search's
+            # first page need not be the one that states it).
+            figure = rf"({_NUMBER_RE.pattern})({MARKER_RE.pattern})"
+            lead = next((c for c in cited if re.search(figure, c)), cited[0])
+            prose.append(lead)
+            m = re.search(figure, lead)
             if m:
                 values[label] = m.group(1) + m.group(2)
         rows = [{"metric": "Headline figure", "values": values}] if len(labels) > 1 else []

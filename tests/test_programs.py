@@ -155,6 +155,7 @@ def test_record_events_metric_and_call_count(two_by_two):
     )
     kinds = {e.kind for e in events}
     assert kinds == {
+        "planning",
         "plan",
         "slice_start",
         "probes",
@@ -164,7 +165,7 @@ def test_record_events_metric_and_call_count(two_by_two):
         "slice_done",
         "report",
     }
-    assert events[0].kind == "plan" and events[-1].kind == "report"
+    assert [e.kind for e in events[:2]] == ["planning", "plan"] and events[-1].kind == "report"
     score = composite_metric(dspy.Example(answer="3M's capex"), pred)
     assert 0.0 < score <= 1.0
     # 1 facets + 4 probe lists + 8 probes x (a first draft from code's own search + review)

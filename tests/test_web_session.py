@@ -55,6 +55,10 @@ SESSION_QUESTIONS = [
     MISSING,
     "What was PepsiCo's net revenue in FY2021?",
 ]
+MORE_QUESTIONS = [
+    "What was 3M's capital expenditure in FY2021?",
+    "What drove PepsiCo's revenue growth in FY2021?",
+]
 
 
 def free_port() -> int:
@@ -344,16 +348,19 @@ def test_the_mlflow_link_starts_the_ui_from_the_page(
 
 @needs_chromium
 @needs_pango
-def test_three_questions_in_a_row_in_one_tab_then_two_exports(
+def test_five_questions_two_exports_a_restart_mid_run_and_a_resume_in_one_tab(
     browser, wissen_home, sample_store_path, install_lm, tmp_path
 ):
     import pymupdf
 
     # The first run's LM calls are slow enough to watch it; the others' are quick.
+    from web.run_control import RunControl
+
     lm = install_lm(insufficient=lambda s, p: s.startswith("KO"), delay=1.5)
-    app = create_app(WebSettings(store=sample_store_path, track=False))
+    settings = WebSettings(store=sample_store_path, track=False)
+    runs = RunControl(settings.store, settings.max_runs, settings.concurrency, settings.track)
     run_ids = []
-    with LiveServer(app) as server:
+    with LiveServer(create_app(settings, runs=runs), runs=runs) as server:
         tab = browser.new_page(viewport={"width": 1400, "height": 900})
         tab.goto(server.url + "/")
         for number, question in enumerate(SESSION_QUESTIONS):
@@ -365,6 +372,7 @@ def test_three_questions_in_a_row_in_one_tab_then_two_exports(
             tab.wait_for_url(f"{server.url}/runs/*")
             if number == 0:
                 # At once: the run's first events and what it is doing, with a ticking clock.
+                tab.wait_for_selector("#trace li[data-kind=planning]", timeout=15_000)
                 kinds = tab.eval_on_selector_all("#trace li", "li => li.map(i => i.dataset.kind)")
                 assert kinds[:2] == ["started", "planning"]
                 assert tab.is_visible("#activity")
@@ -403,4 +411,29 @@ def test_three_questions_in_a_row_in_one_tab_then_two_exports(
             text = "".join("".join(p.get_text() for p in document).split())
         assert "".join(SESSION_QUESTIONS[2].split()) in text
         assert "Sources" in text and "PEP10-KFY2021" in text
+
+        # Questions four and five; the server stops while the fifth is still researching.
+        for question in MORE_QUESTIONS:
+            tab.goto(server.url + "/")
+            tab.fill("#question", question)
+            tab.fill("input[name=max_probes]", "2")
+            tab.click("#ask-button")
+            tab.wait_for_url(f"{server.url}/runs/*")
+            run_ids.append(tab.url.rsplit("/", 1)[1])
+            if question is MORE_QUESTIONS[-1]:
+                lm.delay = 1.5
+                tab.wait_for_selector("#trace li[data-kind=search]", timeout=60_000)
+            else:
+                tab.wait_for_selector("#report", timeout=120_000)
+        port = server.port
+    # Restarted at once on the same port: the stopped run says so and resumes from the page.
+    lm.delay = 0.02
+    with LiveServer(create_app(WebSettings(store=sample_store_path, track=False)), port) as again:
+        tab.goto(f"{again.url}/runs/{run_ids[-1]}")
+        assert tab.inner_text("#run-status") == "interrupted"
+        tab.click("button:has-text('Resume')")
+        tab.wait_for_selector("#report", timeout=120_000)
+        assert tab.inner_text("#run-status") == "completed"
+        assert tab.inner_text("h1.question") == MORE_QUESTIONS[-1]
         tab.close()
+    assert len(set(run_ids)) == 5

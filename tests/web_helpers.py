@@ -23,16 +23,25 @@ class LiveServer:
     """The app served by uvicorn on a free loopback port, in a thread of the test process
     (so the test's monkeypatched LM is the one the app's runs use)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, port: int | None = None, runs=None) -> None:
+        """``runs``: the app's run control, stopped before uvicorn waits for connections,
+        as ``research serve`` does (a live trace would otherwise hold shutdown)."""
         import socket
 
         import uvicorn
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
+        if port is None:
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                port = sock.getsockname()[1]
+        self.port = port
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
+        if runs is None:
+            self.server = uvicorn.Server(config)
+        else:
+            from cli.serve_command import run_stopping_server
+
+            self.server = run_stopping_server()(config, runs)
         self.url = f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> LiveServer:
