@@ -27,6 +27,7 @@ from typing import Any
 import dspy
 from pydantic_core import to_jsonable_python
 
+from citations import split_sentences
 from evaluation.ledger import Ledger, example_id
 from metrics._inputs import field as field_of
 from retrieval.passages import select_passage
@@ -148,12 +149,19 @@ def run_with_trace(
 def demo_agrees(name: str, demo: dict[str, Any], example: Any) -> bool:
     """Whether a predictor's own output agrees with what the example knows.
 
-    A run can pass although one of its steps was wrong: the planner's rules drop a year
-    or a count of years the question never wrote, so an LM that invented them still ends
-    in the right plan. Shown as a demo, that output would teach the invention. The
-    planner's facets must name the gold cells' companies, only their years, and no more
-    "last N years" than the gold cells span.
+    A run can pass although one of its steps was wrong, and shown as a demo that step
+    would teach its mistake:
+    - the planner's rules drop a year or a count of years the question never wrote, so an
+      LM that invented them still ends in the right plan. Its facets must name the gold
+      cells' companies, only their years, and no more "last N years" than they span;
+    - code cites or removes what a draft left uncited, so a draft with an uncited sentence
+      can still end right. A researcher demo cites every sentence, and a reviewer demo
+      that accepts a draft accepts one whose verification found nothing wrong.
     """
+    if name == "reviewer.review":
+        return _review_agrees(demo)
+    if name == "researcher.extract":
+        return _every_sentence_cited(str(demo.get("answer_markdown") or ""))
     if name != "planner.extract_facets":
         return True
     gold = field_of(example, "slices") or field_of(example, "expected_slices") or []
@@ -229,3 +237,22 @@ def attach_demos(program: dspy.Module, pool: dict[str, list[dict[str, Any]]]) ->
             predictor.demos = [dspy.Example(augmented=True, **d) for d in demos]
             attached.append(name)
     return attached
+
+
+_VERIFICATION_COUNTS = re.compile(
+    r"(\d+) fabricated citation|(\d+) marker\(s\) without|(\d+) sentence\(s\) without"
+)
+
+
+def _review_agrees(demo: dict[str, Any]) -> bool:
+    """An accepting review counts only when its draft's verification found nothing wrong."""
+    if demo.get("done") is not True:
+        return True
+    counts = _VERIFICATION_COUNTS.findall(str(demo.get("verification") or ""))
+    return all(int(n or 0) == 0 for group in counts for n in group if n)
+
+
+def _every_sentence_cited(answer: str) -> bool:
+    """Every sentence of a draft carries a ``[n]`` hit-number marker."""
+    sentences = [s.text for s in split_sentences(answer) if s.text.strip()]
+    return bool(sentences) and all(_MARKER_RE.search(text) for text in sentences)

@@ -181,3 +181,29 @@ def test_a_planner_step_that_invented_years_gives_no_demo():
     for wrong in ({"last_n_years": 3}, {"fiscal_years": [2021]}, {"tickers": ["JPM"]}):
         assert not demo_agrees("planner.extract_facets", {**right, **wrong}, example)
     assert demo_agrees("reviewer.review", {"done": True}, example)
+
+
+def test_a_review_that_accepts_an_uncited_draft_gives_no_demo():
+    from evaluation.trace_demos import demo_agrees
+
+    example = dspy.Example(slices=[])
+    clean = (
+        "0 fabricated citation(s) removed; 0 marker(s) without a footnote removed; "
+        "0 sentence(s) without a citation; 1 page(s) cited"
+    )
+    uncited = clean.replace("0 sentence(s) without a citation", "1 sentence(s) without a citation")
+    assert demo_agrees("reviewer.review", {"done": True, "verification": clean}, example)
+    assert not demo_agrees("reviewer.review", {"done": True, "verification": uncited}, example)
+    # Sending a flawed draft back is the lesson a reviewer demo should teach.
+    assert demo_agrees("reviewer.review", {"done": False, "verification": uncited}, example)
+
+
+def test_a_draft_with_an_uncited_sentence_gives_no_researcher_demo():
+    from evaluation.trace_demos import demo_agrees
+
+    example = dspy.Example(slices=[])
+    cited = {"answer_markdown": "Consumer Health is discontinued [1]. The gain was $20bn [1]."}
+    uncited = {"answer_markdown": "Consumer Health is discontinued. The gain was $20 billion [1]."}
+    assert demo_agrees("researcher.extract", cited, example)
+    assert not demo_agrees("researcher.extract", uncited, example)
+    assert not demo_agrees("researcher.extract", {"answer_markdown": ""}, example)
