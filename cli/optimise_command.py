@@ -128,13 +128,12 @@ def optimise_command(
             },
         )
     )
-    verdict = (
-        "beats the shipped prompts on test: research ask uses it by default"
-        if outcome.beats_shipped_on_test and folder.name == "default"
-        else "beats the shipped prompts on test"
-        if outcome.beats_shipped_on_test
-        else "does not beat the shipped prompts on test: nothing uses it unless asked"
-    )
+    if not outcome.beats_shipped_on_test:
+        verdict = "does not beat the shipped prompts on test: nothing uses it unless asked"
+    elif folder.name == "default":
+        verdict = "beats the shipped prompts on test: research ask uses it by default"
+    else:
+        verdict = "beats the shipped prompts on test"
     console.print(
         f"saved {folder}/program.json ({outcome.selected} prompts; {verdict}); "
         f"use it with: research ask --program {folder}",

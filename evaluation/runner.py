@@ -109,7 +109,7 @@ def evaluate(
 def _row(example: dspy.Example, pred: Any, task: EvalTask) -> dict[str, Any]:
     failed = _failed(pred, task)
     return {
-        "id": field_of(example, "id", "") or example_id(example),
+        "id": example_id(example),
         "question": field_of(example, "question", ""),
         "question_type": field_of(example, "question_type", "") or "",
         "metrics": {"score": 0.0} if failed else task.parts(example, pred),

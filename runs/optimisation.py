@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import os
 import shutil
@@ -57,13 +58,18 @@ class Optimisation:
         """Where the ledgers of this compile live until (and after) it finishes."""
         return self.folder.parent / ".work" / self.name
 
-    @property
+    @functools.cached_property
+    def commit(self) -> str:
+        """The code's commit, asked of git once per compile."""
+        return _git_commit()
+
+    @functools.cached_property
     def fingerprint(self) -> str:
         """What else a ledger's rows depend on besides the prompts: the code, the model, the
         evalset and the run bounds. Rows from another commit or model are never reused."""
         settings = self.research.settings
         parts = [
-            _git_commit(),
+            self.commit,
             self.model.description,
             self.set_name,
             settings.max_probes,
@@ -161,7 +167,7 @@ def _params(job: Optimisation, shipped_version: str) -> dict[str, Any]:
         if job.reflection_lm
         else "(task model)",
         "evalset_hash": evalset_hash(job.set_name),
-        "git_commit": _git_commit(),
+        "git_commit": job.commit,
         "dspy_version": dspy.__version__,
         "baseline_version": shipped_version,
         "train": len(job.splits["train"]),

@@ -216,9 +216,9 @@ def log_outcome(outcome: Any, prefix: str = "") -> None:
     import mlflow
 
     mlflow.log_metrics({f"{prefix}{k}": v for k, v in outcome.means.items()})
-    by_type = getattr(outcome, "by_type", dict)()
+    by_type = outcome.by_type()
     for kind, means in by_type.items():  # per question type: accuracy_novel-generated…
-        if kind != "all" and len(by_type) > 2:
+        if kind != "all" and len(by_type) > 2:  # one type alone repeats "all"
             mlflow.log_metrics({f"{prefix}{k}_{kind}": v for k, v in means.items() if k != "n"})
     mlflow.log_metrics({f"{prefix}examples": len(outcome.rows), f"{prefix}failed": outcome.errors})
     rows = [

@@ -17,6 +17,34 @@ os.environ.setdefault("MLFLOW_LOGGING_LEVEL", "WARNING")
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
 
 
+@pytest.fixture
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (the ``CHROMIUM`` of web_helpers)."""
+    from playwright.sync_api import sync_playwright
+    from web_helpers import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def install_lm(monkeypatch):
+    """Point the runs this process starts at a new scripted LM, returned for counting."""
+    from scripted_lm import ScriptedLM
+
+    import lm.language_models as language_models
+
+    def install(**kwargs) -> ScriptedLM:
+        lm = ScriptedLM(**kwargs)
+        monkeypatch.setattr(language_models, "build_lm", lambda *args, **kw: lm)
+        monkeypatch.setattr(language_models, "check_lm_reachable", lambda *args, **kw: None)
+        return lm
+
+    return install
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """``../shared/financebench``: laid beside the checkout for developers and CI."""

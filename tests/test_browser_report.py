@@ -5,46 +5,24 @@ it when missing. The screenshot it takes is the README's (docs/serve-report.png)
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from conftest import SHARED
 from scripted_lm import ScriptedLM
-from web_helpers import LiveServer
+from web_helpers import CHROMIUM, LiveServer
 
 import lm.language_models as language_models
 from web.app import create_app
 from web.settings import WebSettings
 
-CHROMIUM = shutil.which("chromium") or (
-    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-)
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "serve-report.png"
 QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
     reason="no Chromium binary (apt-get install chromium): the browser test drives Debian's",
 )
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_ask_watch_the_trace_open_the_report_and_read_a_cited_page(

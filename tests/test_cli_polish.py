@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ import pytest
 from rich.console import Console
 from run_scripted_ask import install_scripted_lm
 from typer.testing import CliRunner
+from web_helpers import free_port
 
 import cli.ask_command
 import cli.dashboard_command as dashboard
@@ -73,12 +73,6 @@ def test_research_ask_wraps_the_scope_note_at_the_terminal_width(
 # -- 15b. a killed dashboard's server --------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _spawn(*words: str) -> subprocess.Popen:
     """A long-running child in a process group of its own (as the dashboard starts its
     server) whose command line carries ``words``; reaped as soon as it exits, as init
@@ -124,7 +118,7 @@ def children():
 def test_the_server_of_a_killed_dashboard_is_stopped_on_the_next_start(
     wissen_home, children, capsys
 ):
-    port = _free_port()
+    port = free_port()
     server = _spawn("-m", "mlflow", "server", "--port", str(port))
     children.append(server)
     record = _record(_dead_pid(), server.pid, port)
@@ -185,7 +179,7 @@ def test_the_dashboard_records_its_server_while_it_runs_and_removes_the_record(
 ):
     """The fake server checks the record names it, then exits (exit 0 if it did): the
     dashboard reports the stop and removes the record."""
-    port = _free_port()
+    port = free_port()
     record = dashboard.records_dir() / f"port-{port}.json"
     monkeypatch.setattr(
         dashboard,

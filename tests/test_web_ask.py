@@ -10,24 +10,10 @@ import pytest
 from scripted_lm import ScriptedLM
 from web_helpers import client, run_errors
 
-import lm.language_models as language_models
 from web.settings import WebSettings
 
 QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 JSON = {"accept": "application/json"}
-
-
-@pytest.fixture
-def install_lm(monkeypatch):
-    """Point the runs this process starts at a new scripted LM, returned for counting."""
-
-    def install(**kwargs) -> ScriptedLM:
-        lm = ScriptedLM(**kwargs)
-        monkeypatch.setattr(language_models, "build_lm", lambda *args, **kw: lm)
-        monkeypatch.setattr(language_models, "check_lm_reachable", lambda *args, **kw: None)
-        return lm
-
-    return install
 
 
 @pytest.fixture

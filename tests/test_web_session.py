@@ -14,19 +14,15 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_lm import ScriptedLM
-from test_browser_report import CHROMIUM, CHROMIUM_ARGS
 from test_export_pdf import needs_pango
-from web_helpers import LiveServer, client
+from web_helpers import CHROMIUM, LiveServer, client, free_port
 
-import lm.language_models as language_models
 import web.mlflow_link as mlflow_link
 from web.app import create_app
 from web.figures import figure_before, find_marks
@@ -59,12 +55,6 @@ MORE_QUESTIONS = [
     "What was 3M's capital expenditure in FY2021?",
     "What drove PepsiCo's revenue growth in FY2021?",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def footnote(store: Any, number: str, uid: str) -> str:
@@ -141,17 +131,6 @@ def write_run(run_id: str, markdown: str, record: dict[str, Any]) -> str:
 
 
 @pytest.fixture
-def install_lm(monkeypatch):
-    def install(**kwargs: Any) -> ScriptedLM:
-        lm = ScriptedLM(**kwargs)
-        monkeypatch.setattr(language_models, "build_lm", lambda *args, **kw: lm)
-        monkeypatch.setattr(language_models, "check_lm_reachable", lambda *args, **kw: None)
-        return lm
-
-    return install
-
-
-@pytest.fixture
 def fake_ui(monkeypatch, tmp_path):
     """The MLflow UI as a local ``http.server`` (MLflow's own takes 10-30 s to start): its
     address, with every run's MLflow link pointing into it."""
@@ -168,16 +147,6 @@ def fake_ui(monkeypatch, tmp_path):
         mlflow_link, "mlflow_run_url", lambda ui, run_id: f"{ui}/#/experiments/1/runs/{run_id}"
     )
     return ui
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 # -- without a browser ---------------------------------------------------------------------

@@ -1,6 +1,11 @@
-"""Shared pieces of the web app's tests: a client on a loopback Host, hostile text."""
+"""Shared pieces of the web app's tests: a client on a loopback Host, a live server,
+hostile text, and the Chromium the browser tests drive."""
 
 from __future__ import annotations
+
+import shutil
+import socket
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
@@ -19,6 +24,26 @@ def client(settings: WebSettings, runs=None, base_url: str = LOCAL) -> TestClien
     return TestClient(create_app(settings, runs=runs), base_url=base_url)
 
 
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 class LiveServer:
     """The app served by uvicorn on a free loopback port, in a thread of the test process
     (so the test's monkeypatched LM is the one the app's runs use)."""
@@ -26,15 +51,9 @@ class LiveServer:
     def __init__(self, app, port: int | None = None, runs=None) -> None:
         """``runs``: the app's run control, stopped before uvicorn waits for connections,
         as ``research serve`` does (a live trace would otherwise hold shutdown)."""
-        import socket
-
         import uvicorn
 
-        if port is None:
-            with socket.socket() as sock:
-                sock.bind(("127.0.0.1", 0))
-                port = sock.getsockname()[1]
-        self.port = port
+        self.port = port or free_port()
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
         if runs is None:
             self.server = uvicorn.Server(config)
