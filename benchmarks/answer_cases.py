@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.retrieval import half_of
-from citations import SliceRef
+from domain.cells import SliceRef
 from evaluation.evalsets import SPLITS, evalset_path
 from retrieval.pages import page_uid
 from retrieval.store import GridFilter, PageStore

@@ -96,7 +96,7 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
     from runs.errors import RunError
     from runs.service import ResearchRequest, prepare_run
 
-    request = ResearchRequest(
+    request = ResearchRequest.of(
         question=case.question,
         lm=options.lm,
         api_base=options.api_base,
@@ -164,7 +164,7 @@ class BaselineRunner:
         from dspy.utils.exceptions import AdapterParseError
 
         from lm.faults import LMUnavailable
-        from retrieval.tool import EquitySearchTool
+        from retrieval.search.tools import EquitySearchTool
         from runs.record import history_marks, lm_usage
 
         lms = [self.models.lm]
@@ -199,8 +199,8 @@ def run_facts(case: AnswerCase, store: Any) -> Outcome | None:
         return None
     from calculator import CalculationError, FormulaChoice, calculate, choose_formula
     from calculator.answers import format_value
-    from calculator.periods import Period
     from citations import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+    from domain.periods import Period
 
     start = time.perf_counter()
     where = case.where

@@ -200,7 +200,7 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
 
     from lm.language_models import LMSpec
     from retrieval.open_store import open_store
-    from retrieval.search import HybridSearcher
+    from retrieval.search.hybrid import HybridSearcher
     from runs.redaction import redact
 
     args.out.mkdir(parents=True, exist_ok=True)

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citations.daggers import SliceRef
-from metrics.answer_correctness import states_gold_figures
+from domain.cells import SliceRef
+from metrics.answer_figures import states_gold_figures
 
 STAGES = ("planner", "retrieval", "citation", "judgement", "reading")
 

@@ -40,12 +40,12 @@ from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
 from calculator.expressions import parse_formula, references
-from calculator.periods import Period
 from calculator.resolution import FactResolver
+from domain.periods import Period
 from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.model import Fact
 from retrieval.pages import page_uid
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter, default_store_path
 
 QUESTION_TYPE = "metrics-generated"

@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from retrieval.facts.extract import document_facts
 from retrieval.facts.model import Fact
-from retrieval.ingest import IngestReport, jsonl_documents
+from retrieval.ingest.pages_file import jsonl_documents
+from retrieval.ingest.report import IngestReport
 
 #: The concepts the calculator's formulas are written in.
 CORE = (

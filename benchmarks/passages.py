@@ -33,11 +33,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.retrieval import SHARED, half_of, load_cases
-from retrieval.passages import DEFAULT_BUDGET, select_passage
-from retrieval.search import HybridSearcher
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.search.hybrid import HybridSearcher
+from retrieval.search.passages import DEFAULT_BUDGET, select_passage
+from retrieval.search.tools import EquitySearchTool
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter, default_store_path
-from retrieval.tool import EquitySearchTool
 
 PAGE_CHARS = 2000
 VIEWS = ("page[:2000]", "passage", "passage@gold", "page@gold")

@@ -28,7 +28,7 @@ from scripted_lm import ScriptedLM  # noqa: E402
 
 from programs.research_program import ResearchProgram, ResearchSettings  # noqa: E402
 from retrieval.open_store import open_store  # noqa: E402
-from retrieval.search import HybridSearcher  # noqa: E402
+from retrieval.search.hybrid import HybridSearcher  # noqa: E402
 
 WIDE = "Compare 3M's and PepsiCo's capital expenditure in FY2021 and FY2022."
 NARROW = "What was 3M's capital expenditure in FY2022?"

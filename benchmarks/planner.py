@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.answer_cases import AnswerCase, load_answer_cases, select_cases
 from benchmarks.retrieval import SHARED
+from domain.periods import read_periods
 from evaluation.evalsets import SPLITS, evalset_hash
-from retrieval.periods import read_periods
 
 RULES_ONLY = "rules"
 _AS_OF = re.compile(r"\bas\s+of\b", re.IGNORECASE)

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from retrieval.open_store import is_postgres, open_store, store_location
 from retrieval.pages import page_uid
-from retrieval.search import HybridSearcher, SearchSettings
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.search.hybrid import HybridSearcher, SearchSettings
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter, PageStore
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
@@ -157,11 +157,11 @@ def build_time(pages_file: Path, postgres: str | None = None) -> dict:
     (``postgres``: a server address) PostgreSQL in a temporary database on that server."""
     import tempfile
 
-    from retrieval.ingest import ingest
+    from retrieval.ingest.pipeline import ingest
 
     if postgres:
         from benchmarks.postgres_databases import temporary_database
-        from retrieval.postgres_store import PostgresStore
+        from retrieval.postgres.store import PostgresStore
 
         with temporary_database(postgres) as uri:
             store = PostgresStore(uri)

@@ -2,7 +2,7 @@
 
     uv run python benchmarks/search_stages.py --store grid.sqlite --store postgresql://…/grid
 
-A search runs its rankings side by side (``retrieval.search``), so its wall time is not
+A search runs its rankings side by side (``retrieval.search.hybrid``), so its wall time is not
 the sum of its stages. Here the same stages run one after another on the retrieval
 benchmark's questions (both regimes), and each one's median is reported beside the median
 of the real, concurrent search: which stage is the store's (BM25, nearest pages, page
@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.retrieval import SHARED, Case, backend_of, load_cases
-from retrieval.fusion import reciprocal_rank_fusion
 from retrieval.open_store import open_store, store_location
-from retrieval.rerank import rerank
-from retrieval.search import HybridSearcher
+from retrieval.search.fusion import reciprocal_rank_fusion
+from retrieval.search.hybrid import HybridSearcher
+from retrieval.search.rerank import rerank
 from retrieval.store import GridFilter
 
 STAGES = ("prepare", "bm25", "bm25 scope", "embed", "dense", "dense scope", "pages", "rerank")

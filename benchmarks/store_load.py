@@ -43,7 +43,7 @@ def _queries(questions: Path, limit: int = 400) -> list[tuple[str, tuple | None]
 def _client(location: str, queries, seconds: float, budget: int, start, results) -> None:
     """Warm up (store, embedder, one search), say so, wait for the start, then search
     until ``seconds`` after it: loading never falls inside the timed window."""
-    from retrieval.search import HybridSearcher
+    from retrieval.search.hybrid import HybridSearcher
 
     store = open_store(location, seed_if_empty=False)
     searcher = HybridSearcher(store)
@@ -91,7 +91,8 @@ def _cell_of(store, doc_name: str) -> GridFilter | None:
 
 def _ingest_documents(store, pages_file: Path, deadline: float, max_docs: int) -> dict:
     """Write documents (renamed under :data:`LOAD_TICKER`) until the deadline; then remove."""
-    from retrieval.ingest import IngestReport, jsonl_documents
+    from retrieval.ingest.pages_file import jsonl_documents
+    from retrieval.ingest.report import IngestReport
 
     written, pages, names, seconds = 0, 0, [], 0.0
     for doc in jsonl_documents(pages_file, IngestReport()):

@@ -10,8 +10,8 @@ from calculator.choice import FormulaChoice, Presentation, choose_formula
 from calculator.errors import CalculationError, FormulaError, MissingInputError
 from calculator.evaluation import calculate
 from calculator.expressions import Expression, parse_formula
-from calculator.periods import Period
 from calculator.result import Calculation
+from domain.periods import Period
 
 __all__ = [
     "Calculation",

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
-from calculator.periods import Period
 from calculator.phrases import OUTFLOWS
 from calculator.wording import formula_from_words, tokenize
+from domain.periods import Period
 
 _STATEMENT_NAMES = re.compile(
     r"(?:consolidated )?(?:statements? of (?:cash flows?|income|operations|earnings|"

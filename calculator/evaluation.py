@@ -26,9 +26,10 @@ from calculator.expressions import (
     references,
     unparse,
 )
-from calculator.periods import Period, PeriodRef
+from calculator.periods import PeriodRef
 from calculator.resolution import FactResolver
 from calculator.result import Calculation
+from domain.periods import Period
 from retrieval.facts.model import Fact
 
 Dims = tuple[tuple[str, int], ...]  # ("USD", 1), ("shares", -1): sorted, no zero exponents

@@ -10,21 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True, order=True)
-class Period:
-    """A fiscal year (``fq is None``) or one fiscal quarter of it."""
-
-    fy: int
-    fq: int | None = None
-
-    def shifted(self, years: int) -> Period:
-        return Period(self.fy + years, self.fq)
-
-    @property
-    def label(self) -> str:
-        """``FY2018`` or ``FY2023Q2`` (the reference syntax)."""
-        return f"FY{self.fy}" if self.fq is None else f"FY{self.fy}Q{self.fq}"
+from domain.periods import Period
 
 
 @dataclass(frozen=True)

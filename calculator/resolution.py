@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from calculator.concepts import concept_info
-from calculator.periods import Period
+from domain.periods import Period
 from retrieval.facts.model import Fact
 
 _FLOW_DURATION = {True: "year", False: "quarter"}

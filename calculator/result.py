@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import concept_info
 from calculator.expressions import Binary, Expression, Number, Reference, Unary, level
-from calculator.periods import Period
 from citations.markup import render_marker
+from domain.periods import Period
 from retrieval.facts.model import Fact
 
 _SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "**": "^"}

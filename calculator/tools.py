@@ -16,7 +16,7 @@ from calculator.answers import format_value
 from calculator.choice import presentation_for
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
-from calculator.periods import Period
+from domain.periods import Period
 from retrieval.facts.display import printed_value
 from retrieval.facts.model import Fact
 from retrieval.facts.vocabulary import concept_named

@@ -5,7 +5,7 @@ One protocol for every agent and every metric, kept in plain deterministic code:
 the books.
 """
 
-from citations.daggers import SliceRef, SliceResult, apply_daggers
+from citations.daggers import SliceResult, apply_daggers
 from citations.markup import (
     DAGGER,
     MARKER_SEPARATOR,
@@ -31,7 +31,6 @@ __all__ = [
     "Footnote",
     "ReferenceList",
     "Sentence",
-    "SliceRef",
     "SliceResult",
     "VerificationResult",
     "apply_daggers",

@@ -16,21 +16,7 @@ from pydantic import BaseModel, Field
 
 from citations.markup import DAGGER, CitedAnswer, DaggerNote
 from citations.sentences import Sentence, split_sentences
-
-
-class SliceRef(BaseModel):
-    """One ``{ticker, FY, FQ}`` cell of the retrieval grid."""
-
-    model_config = {"frozen": True}
-
-    ticker: str = Field(min_length=1)
-    fy: int = Field(ge=1900, le=2100)
-    fq: int | None = Field(default=None, ge=1, le=4)
-
-    @property
-    def label(self) -> str:
-        """``KO FY2024 Q1``; the FY-level cell is Q4, shown as ``KO FY2024`` when fq is None."""
-        return f"{self.ticker} FY{self.fy}" + (f" Q{self.fq}" if self.fq else "")
+from domain.cells import SliceRef
 
 
 class SliceResult(BaseModel):

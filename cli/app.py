@@ -15,6 +15,7 @@ from cli import (  # noqa: E402
     facts_command,
     fetch_command,
     grid_commands,
+    note_command,
     optimise_command,
     prices_command,
     runs_command,
@@ -34,6 +35,7 @@ grid_commands.register(app)
 facts_command.register(app)
 fetch_command.register(app)
 prices_command.register(app)
+note_command.register(app)
 ask_command.register(app)
 eval_command.register(app)
 optimise_command.register(app)

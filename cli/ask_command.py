@@ -1,7 +1,8 @@
 """``research ask``: a question in, a cited report out, with a live trace and a run record.
 
-The run itself is ``runs.service``'s; this command reads the options, follows the run's
-events as a trace on stderr and prints the report with a footer.
+The run itself is ``runs.service``'s; this command reads the options (the settings' flags
+are derived from :class:`~runs.settings.RunSettings`), follows the run's events as a trace
+on stderr and prints the report with a footer.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from cli.errors import EXIT_FAILED, fail, interrupted, say, stderr
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption
 from cli.output_files import OutputError, check_destinations, not_saved, write_output
-from cli.research_setup import ProgramOption
+from cli.research_setup import ProgramOption, setting_option, settings_from_flags
 from cli.terminal_text import plain
 
 console = Console(soft_wrap=True)
@@ -58,113 +59,35 @@ def _trace_printer(start: float):
     return show
 
 
-def ask_command(
-    question: Annotated[
-        str | None,
-        typer.Argument(help="a research question about listed companies (none with --resume)"),
-    ] = None,
-    lm: LMOption = None,
-    api_base: ApiBaseOption = None,
-    agents: Annotated[
-        Path | None, typer.Option(help="TOML of per-agent LM overrides, e.g. [reviewer]")
-    ] = None,
-    program: ProgramOption = None,
-    max_probes: Annotated[int, typer.Option(min=1, max=5)] = 5,
-    max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 5,
-    figures: Annotated[
-        bool,
-        typer.Option(
-            help="answer figure questions from statement facts and the calculator "
-            "(--no-figures: the agents alone)"
-        ),
-    ] = True,
-    concurrency: Annotated[int, typer.Option(min=1, max=64)] = 8,
-    out: Annotated[Path | None, typer.Option(help="write the report Markdown here")] = None,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="write the run record here")
-    ] = None,
-    store: StoreOption = None,
-    track: Annotated[bool, typer.Option(help="log the run to MLflow")] = True,
-    quiet: Annotated[bool, typer.Option(help="no live trace")] = False,
-    resume: Annotated[
-        str | None,
-        typer.Option(
-            metavar="RUN_ID",
-            help="continue a stopped run (see `research runs`): its question, model, program, "
-            "store and bounds; finished work is not redone",
-        ),
-    ] = None,
-    fallback_lm: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="MODEL",
-            help="a model to use when --lm keeps failing (repeatable, tried in order; "
-            "same --api-base), e.g. a cheaper model of the same provider",
-        ),
-    ] = None,
-    max_calls: Annotated[
-        int | None, typer.Option(min=1, help="LM requests for the whole run, retries included")
-    ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(min=0.01, help="seconds of run time; later LM calls fail fast (daggers)"),
-    ] = None,
-    lm_timeout: Annotated[
-        float, typer.Option(min=0.01, help="seconds one LM request may take")
-    ] = 120.0,
-    retries: Annotated[
-        int,
-        typer.Option(
-            min=0, max=10, help="retries per model on 429/5xx/timeouts (--agents may override)"
-        ),
-    ] = 3,
-    backoff: Annotated[
-        float, typer.Option(min=0.0, help="first retry's wait in seconds; doubles, with jitter")
-    ] = 0.5,
-    max_tokens: Annotated[
-        int | None,
-        typer.Option(
-            min=16, help="output tokens per LM call (default: the provider's limit; 768 bundled)"
-        ),
-    ] = None,
-) -> None:
-    """Research a question over the grid and print a cited report."""
-    from retrieval.sqlite_store import NotAGridStore
-    from runs.errors import BadRunRequest, RunAlreadyComplete, RunFailed
-    from runs.record import describe_usage
-    from runs.service import ResearchRequest, prepare_run
-
+def _check_outputs(out: Path | None, json_out: Path | None) -> None:
+    """Refuse a bad --out/--json before any LM call, so it wastes none."""
     try:
-        check_destinations(out, json_out)  # before any LM call: a bad --out wastes none
+        check_destinations(out, json_out)
     except OutputError as exc:
         raise fail(str(exc)) from None
-    request = ResearchRequest(
-        question=question,
-        lm=lm,
-        api_base=api_base,
-        agents=agents,
-        program=program,
-        store=store,
-        max_probes=max_probes,
-        max_rounds=max_rounds,
-        figures=figures,
-        concurrency=concurrency,
-        track=track,
-        fallback_lm=tuple(fallback_lm or ()),
-        max_calls=max_calls,
-        timeout=timeout,
-        lm_timeout=lm_timeout,
-        retries=retries,
-        backoff=backoff,
-        max_tokens=max_tokens,
-        resume=resume,
-    )
+
+
+def _request(question: str | None, resume: str | None, flags: dict[str, Any]) -> Any:
+    """The run asked for: the question (or run to resume) and the settings the flags give
+    over the environment, the config file and the defaults."""
+    from runs.service import ResearchRequest
+
+    return ResearchRequest(question, settings_from_flags(**flags), resume)
+
+
+def _research(request: Any, quiet: bool) -> Any:
+    """Prepare and execute the run, its trace on stderr; every way it can stop is a one-line
+    message and an exit code (a completed run asked to resume prints its report)."""
+    from retrieval.sqlite.store import NotAGridStore
+    from runs.errors import BadRunRequest, RunAlreadyComplete, RunFailed
+    from runs.service import prepare_run
+
     run = None
     try:
         run = prepare_run(request)
         if not quiet:
             run.events.subscribe(_trace_printer(time.perf_counter()))
-        result = run.execute()
+        return run.execute()
     except KeyboardInterrupt:  # the run directory is marked interrupted by now
         raise interrupted(run.run_id if run else None) from None
     except RunAlreadyComplete as done:
@@ -176,12 +99,22 @@ def ask_command(
     except (BadRunRequest, NotAGridStore) as exc:  # --store mlflow.db: as `grid` says it
         raise fail(str(exc)) from None
 
+
+def _with_footer(result: Any) -> str:
+    """The report with a footer: model, prompts, usage, time and run id."""
+    from runs.record import describe_usage
+
     footer = (
         f"\n---\n*Model {result.model} · prompts {result.program} · "
         f"{describe_usage(result.usage)} · "
         f"{result.record['wall_seconds']:.1f} s · run {result.run_id}*\n"
     )
-    report = result.report.rstrip() + "\n" + footer
+    return result.report.rstrip() + "\n" + footer
+
+
+def _deliver(result: Any, report: str, out: Path | None, json_out: Path | None) -> None:
+    """Write --out/--json, print the report, and exit 1 when anything was not saved, the
+    LM failed throughout, or there is no report."""
     problems = [
         problem
         for problem in (
@@ -198,6 +131,54 @@ def ask_command(
         raise fail(result.failure, EXIT_FAILED)
     if not result.report.strip():
         raise typer.Exit(EXIT_FAILED)
+
+
+def ask_command(
+    question: Annotated[
+        str | None,
+        typer.Argument(help="a research question about listed companies (none with --resume)"),
+    ] = None,
+    lm: LMOption = None,
+    api_base: ApiBaseOption = None,
+    agents: Annotated[Path | None, setting_option("agents")] = None,
+    program: ProgramOption = None,
+    max_probes: Annotated[int | None, setting_option("max_probes")] = None,
+    max_rounds: Annotated[int | None, setting_option("max_rounds")] = None,
+    figures: Annotated[bool | None, setting_option("figures", "--figures/--no-figures")] = None,
+    concurrency: Annotated[int | None, setting_option("concurrency")] = None,
+    out: Annotated[Path | None, typer.Option(help="write the report Markdown here")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the run record here")
+    ] = None,
+    store: StoreOption = None,
+    track: Annotated[bool | None, setting_option("track", "--track/--no-track")] = None,
+    quiet: Annotated[bool, typer.Option(help="no live trace")] = False,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            metavar="RUN_ID",
+            help="continue a stopped run (see `research runs`): its question, model, program, "
+            "store and bounds; finished work is not redone",
+        ),
+    ] = None,
+    fallback_lm: Annotated[list[str] | None, setting_option("fallback_lm", metavar="MODEL")] = None,
+    max_calls: Annotated[int | None, setting_option("max_calls")] = None,
+    timeout: Annotated[float | None, setting_option("timeout")] = None,
+    lm_timeout: Annotated[float | None, setting_option("lm_timeout")] = None,
+    retries: Annotated[int | None, setting_option("retries")] = None,
+    backoff: Annotated[float | None, setting_option("backoff")] = None,
+    max_tokens: Annotated[int | None, setting_option("max_tokens")] = None,
+) -> None:
+    """Research a question over the grid and print a cited report.
+
+    Options not given come from $WISSEN_* variables, then the run table of
+    $WISSEN_HOME/config.toml, then the defaults shown (docs/settings.md).
+    """
+    flags = dict(locals())  # every parameter; the settings among them make the request
+    _check_outputs(out, json_out)
+    request = _request(question, resume, flags)
+    result = _research(request, quiet)
+    _deliver(result, _with_footer(result), out, json_out)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,7 +15,12 @@ from cli.errors import fail, say
 from cli.evaluation_views import SetOption, answerable_examples, metric_table
 from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption, build_models
-from cli.research_setup import ProgramOption, prepare_research
+from cli.research_setup import (
+    ProgramOption,
+    prepare_research,
+    setting_option,
+    settings_from_flags,
+)
 from cli.terminal_text import plain
 from runs.program_choice import choose_program
 from runs.tracking import log_outcome, program_version, tracked_run
@@ -45,8 +50,8 @@ def eval_command(
     lm: LMOption = None,
     api_base: ApiBaseOption = None,
     store: StoreOption = None,
-    max_probes: Annotated[int, typer.Option(min=1, max=5)] = 5,
-    max_rounds: Annotated[int, typer.Option(min=1, max=5)] = 5,
+    max_probes: Annotated[int | None, setting_option("max_probes")] = None,
+    max_rounds: Annotated[int | None, setting_option("max_rounds")] = None,
     threads: Annotated[int, typer.Option(min=1, max=32, help="examples run at once")] = 1,
     examples: Annotated[bool, typer.Option("--examples", help="also print each example")] = False,
     track: Annotated[bool, typer.Option(help="log the evaluation to MLflow")] = True,
@@ -62,9 +67,22 @@ def eval_command(
         task = task_for(set_name)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    grid, research = prepare_research(store, program, max_probes=max_probes, max_rounds=max_rounds)
+    # The run settings these options share with `research ask` (config file and environment
+    # included); tracking and concurrency are the evaluation's own.
+    settings = settings_from_flags(
+        lm=lm,
+        api_base=api_base,
+        store=store,
+        program=program,
+        max_probes=max_probes,
+        max_rounds=max_rounds,
+    )
+    program, max_probes, max_rounds = settings.program, settings.max_probes, settings.max_rounds
+    grid, research = prepare_research(
+        settings.store, program, max_probes=max_probes, max_rounds=max_rounds
+    )
     chosen = answerable_examples(task, set_name, split, grid, limit)
-    model = build_models(lm, api_base)
+    model = build_models(settings.lm, settings.api_base)
     run_name = f"eval-{set_name}-{split}-" + time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:4]
     params = {
         "set": set_name,

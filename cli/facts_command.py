@@ -13,13 +13,13 @@ from rich.table import Table
 
 from cli.errors import EXIT_FAILED, fail
 from cli.terminal_text import plain
+from domain.periods import parse_fq, parse_fy
 from retrieval.coverage import OutsideGridError, check_filter
 from retrieval.facts.display import fact_record, period_text, printed_value
 from retrieval.facts.rebuild import rebuild_facts
 from retrieval.facts.vocabulary import concept_names
 from retrieval.open_store import open_store
 from retrieval.pages import normalise_doc_type
-from retrieval.periods import parse_fq, parse_fy
 from retrieval.store import GridFilter
 
 console = Console(soft_wrap=True)

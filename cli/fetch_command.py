@@ -16,13 +16,13 @@ from rich.console import Console
 from cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, fail, show_error
 from cli.grid_commands import StoreOption, _open_grid
 from cli.terminal_text import for_terminal, printable
+from domain.periods import MAX_FY, MIN_FY
 from edgar.client import USER_AGENT_ENV, EdgarClient, EdgarSettings
 from edgar.errors import EdgarError, EdgarInputError
 from edgar.fetch import FetchReport, FilingOutcome, fetch_company
 from edgar.filings import DEFAULT_FORMS, parse_forms
 from edgar.ledger import Ledger, ledger_path_for
 from retrieval.open_store import describe_location
-from retrieval.periods import MAX_FY, MIN_FY
 
 console = Console(soft_wrap=True)
 progress = Console(stderr=True, soft_wrap=True, highlight=False)

@@ -16,24 +16,24 @@ from cli import grid_copy_command
 from cli.errors import EXIT_FAILED, fail, show_error, stderr
 from cli.progress import progress_bar
 from cli.terminal_text import for_terminal
-from retrieval.coverage import OutsideGridError, check_filter, describe_coverage
-from retrieval.embedding_job import embed_missing
-from retrieval.embeddings import make_embedder
-from retrieval.ingest import count_documents, ingest
+from retrieval.browse import BrowseError, check_query, grid_filter, grid_matrix, search_grid
+from retrieval.ingest.embedding_job import embed_missing
+from retrieval.ingest.pipeline import ingest
+from retrieval.ingest.vectors_file import read_vectors_file, vectors_beside
 from retrieval.open_store import describe_location, open_store
-from retrieval.pages import normalise_doc_type
-from retrieval.periods import parse_fq, parse_fy
-from retrieval.search import HybridSearcher, SearchSettings, with_snippets
-from retrieval.sqlite_store import NotAGridStore
-from retrieval.store import GridFilter
+from retrieval.search.embeddings import make_embedder
+from retrieval.search.hybrid import HybridSearcher, SearchSettings
+from retrieval.sqlite.store import NotAGridStore
 from retrieval.store_info import backend_lines, embed_job_setting
-from retrieval.vectors_file import read_vectors_file, vectors_beside
+from retrieval.store_location import StoreLocation
 
 StoreOption = Annotated[
-    str | None,
+    StoreLocation | None,
     typer.Option(
         "--store",
         envvar="WISSEN_STORE",
+        parser=StoreLocation.parse,
+        metavar="STORE",
         help="grid store: a SQLite file, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
     ),
 ]
@@ -46,7 +46,7 @@ def _seeded(path: Path | str) -> None:
     stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
 
 
-def _open_grid(store: str | None, seed_if_empty: bool = True):
+def _open_grid(store: StoreLocation | None, seed_if_empty: bool = True):
     """The grid at ``store``; a file that is not one (``--store mlflow.db``) is a one-line
     error, before anything is written into it."""
     try:
@@ -88,9 +88,9 @@ def ingest_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     grid = _open_grid(store, seed_if_empty=False)
-    total = count_documents(path)
     with progress_bar() as progress:
-        task = progress.add_task("ingesting documents", total=total)
+        # the total comes once known: a folder when listed, a pages file after its first pass
+        task = progress.add_task("ingesting documents", total=None)
         try:
             report = ingest(
                 path,
@@ -98,6 +98,7 @@ def ingest_command(
                 str(companies) if companies else None,
                 on_document=lambda _doc: progress.advance(task),
                 vectors=shipped,
+                on_total=lambda n: progress.update(task, total=n),
             )
         except ValueError as exc:
             raise fail(str(exc)) from None
@@ -189,21 +190,17 @@ def search_command(
     no_rerank: Annotated[bool, typer.Option(help="skip the rerank stage")] = False,
 ) -> None:
     """Hybrid search (BM25 + dense, fused) over the grid, with grid filters."""
-    if not query.strip():
-        raise fail("the query is empty: say what to look for")
     try:
-        where = GridFilter(
-            ticker=ticker.strip().upper() if ticker else None,
-            fy=parse_fy(fy) if fy else None,
-            fq=parse_fq(fq) if fq else None,
-            doc_type=normalise_doc_type(doc_type) if doc_type else None,
-        )
+        query = check_query(query)
+        where = grid_filter(ticker, fy, fq, doc_type)
         grid = open_store(store, on_seed=_seeded)
-        check_filter(grid.cells(), where)
-    except (ValueError, OutsideGridError) as exc:
+    except ValueError as exc:  # a BrowseError, or a store that cannot be opened
         raise fail(str(exc)) from None
     searcher = HybridSearcher(grid, settings=SearchSettings(rerank=not no_rerank))
-    hits = with_snippets(searcher.search(query, where, k=k), query)
+    try:
+        hits = search_grid(grid, query, where, k=k, searcher=searcher)
+    except BrowseError as exc:  # a filter outside what the grid holds
+        raise fail(str(exc)) from None
     if as_json:
         for hit in hits:
             row = {
@@ -229,22 +226,17 @@ def grid_command(ctx: typer.Context, store: StoreOption = None) -> None:
     if ctx.invoked_subcommand is not None:
         return
     grid = _open_grid(store)
-    stats = grid.stats()
+    matrix = grid_matrix(grid)
     table = Table(title=describe_location(grid))
     for column in ("ticker", "company", "periods", "pages"):
         table.add_column(column)
-    cells = grid.cells()
-    coverage = describe_coverage(cells)
-    companies = {c.ticker: c.company for c in cells}
-    pages: dict[str, int] = {}
-    for cell in cells:
-        pages[cell.ticker] = pages.get(cell.ticker, 0) + cell.pages
-    for ticker, periods in coverage.items():
-        table.add_row(ticker, companies[ticker], ", ".join(periods), str(pages[ticker]))
+    for ticker, periods in matrix.coverage().items():
+        pages = str(matrix.ticker_pages(ticker))
+        table.add_row(ticker, matrix.companies[ticker], ", ".join(periods), pages)
     console.print(table)
     console.print(
-        f"{stats['documents']} documents, {stats['pages']} pages, "
-        f"{stats['vectors']} with vectors ({stats['vectors'] / max(stats['pages'], 1):.0%})"
+        f"{matrix.documents} documents, {matrix.pages} pages, "
+        f"{matrix.vectors} with vectors ({matrix.vectors / max(matrix.pages, 1):.0%})"
     )
     for line in backend_lines(grid):
         console.print(line, highlight=False, markup=False)

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from cli.errors import fail, say
 from cli.progress import progress_bar
-from retrieval.grid_copy import copy_grid, document_names
+from retrieval.ingest.grid_copy import copy_grid, document_names
 from retrieval.open_store import describe_location, open_store
 
 console = Console(soft_wrap=True)

@@ -8,20 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-import typer
-
 from cli.errors import fail
+from cli.research_setup import setting_option
 
 if TYPE_CHECKING:
     from lm.run_models import RunModels
 
-LMOption = Annotated[
-    str | None,
-    typer.Option("--lm", help="DSPy model string, e.g. openai/gpt-4.1 (default: bundled)"),
-]
-ApiBaseOption = Annotated[
-    str | None, typer.Option(help="an OpenAI-compatible server (vLLM, llama.cpp, Ollama)")
-]
+LMOption = Annotated[str | None, setting_option("lm", "--lm")]
+ApiBaseOption = Annotated[str | None, setting_option("api_base")]
 
 
 def build_models(model: str | None, api_base: str | None, **options: Any) -> RunModels:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from edgar.cells import Cell, filing_cell
+from edgar.cells import Placement, filing_cell
 from edgar.citing import Agreement, agreement, cite, merge
 from edgar.client import EdgarClient
 from edgar.documents import by_size, document_pages
@@ -26,7 +26,7 @@ from edgar.xbrl import XbrlFact, filing_facts, filing_focus, filing_period_end
 from retrieval.companies import load_companies
 from retrieval.facts.extract import document_facts
 from retrieval.facts.model import Fact
-from retrieval.ingest import MAX_PAGE_CHARS
+from retrieval.ingest.pipeline import MAX_PAGE_CHARS
 from retrieval.pages import Page, doc_label
 from retrieval.store import PageStore
 
@@ -47,7 +47,7 @@ class FilingOutcome:
     filing: Filing
     status: str
     label: str = ""  # "MMM 10-K FY2023"
-    cell: Cell | None = None
+    cell: Placement | None = None
     pages: int = 0
     facts: int = 0
     xbrl_facts: int = 0
@@ -104,7 +104,7 @@ def resolve_cik(client: EdgarClient, ticker: str) -> tuple[int, str]:
     raise EdgarInputError(f"unknown ticker {ticker!r}: SEC's company_tickers.json does not list it")
 
 
-def doc_name_for(ticker: str, cell: Cell, filing: Filing) -> str:
+def doc_name_for(ticker: str, cell: Placement, filing: Filing) -> str:
     """A stable document name that ends in the accession number, e.g.
     ``MMM_2023_10K_0000066740-24-000016``, ``MMM_2023Q2_10Q_…`` or
     ``MMM_2023_8K_dated-2023-05-05_…`` (the grid's label is built from the cell, not this)."""
@@ -125,7 +125,7 @@ def stored_accessions(store: Any) -> dict[str, str]:
     return {m.group(1): name for name in names if (m := _ACCESSION_AT_END.search(name))}
 
 
-def stored_cell(doc_name: str) -> Cell | None:
+def stored_cell(doc_name: str) -> Placement | None:
     """The cell a stored filing was given, read back from the name :func:`doc_name_for`
     made, so a skipped filing shows (and is filtered by) the label it is stored under."""
     found = _STORED_NAME.search(doc_name)
@@ -133,8 +133,8 @@ def stored_cell(doc_name: str) -> Cell | None:
         return None
     fy, quarter, dated = int(found["fy"]), found["q"], found["date"]
     if dated:
-        return Cell(fy, (int(dated[5:7]) - 1) // 3 + 1, "stored")
-    return Cell(fy, int(quarter) if quarter else 4, "stored")
+        return Placement(fy, (int(dated[5:7]) - 1) // 3 + 1, "stored")
+    return Placement(fy, int(quarter) if quarter else 4, "stored")
 
 
 def _company_name(ticker: str, edgar_name: str) -> str:
@@ -176,7 +176,7 @@ class _Fetcher:
         filing: Filing,
         company: Company,
         company_name: str,
-        cell: Cell,
+        cell: Placement,
         companyfacts: dict[str, Any] | None,
     ) -> FilingOutcome:
         outcome = FilingOutcome(filing, "fetched", cell=cell)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from edgar.cells import Cell
+from edgar.cells import Placement
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def _whole(delta_days: int, unit_days: float) -> int | None:
 
 
 def _place(
-    start: date | None, end: date, doc_end: date, cell: Cell, annual: bool
+    start: date | None, end: date, doc_end: date, cell: Placement, annual: bool
 ) -> tuple[int, int | None, str] | None:
     """(fy, fq, duration) of a value in a filing of ``cell`` ending ``doc_end``; None when
     the value is of no period the grid's facts name (a quarter inside a 10-K)."""
@@ -232,7 +232,11 @@ def _place(
 
 
 def filing_facts(
-    companyfacts: dict[str, Any] | None, accession: str, cell: Cell, period_end: str, annual: bool
+    companyfacts: dict[str, Any] | None,
+    accession: str,
+    cell: Placement,
+    period_end: str,
+    annual: bool,
 ) -> list[XbrlFact]:
     """The mapped XBRL values the filing ``accession`` reported, placed in its calendar.
 

@@ -36,7 +36,7 @@ from metrics._inputs import field, report_text
 from metrics.slice_match import match_of
 from programs.errors import PlanningError
 from programs.planner import SlicePlanner
-from retrieval.sample import sample_cells
+from retrieval.ingest.sample import sample_cells
 from retrieval.store import PageStore
 from signatures.planner import ResearchPlan
 

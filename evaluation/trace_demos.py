@@ -30,7 +30,7 @@ from pydantic_core import to_jsonable_python
 from citations import split_sentences
 from evaluation.ledger import Ledger, example_id
 from metrics._inputs import field as field_of
-from retrieval.passages import select_passage
+from retrieval.search.passages import select_passage
 
 DEMO_FIELD_CHARS = 1500  # a demo's string input longer than this is cut
 DEMO_BLOCK_CHARS = 900  # one cited evidence block, trimmed to the rows its output speaks of

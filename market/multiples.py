@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from calculator.periods import Period
 from calculator.resolution import FactResolver
+from domain.periods import Period
 from market.sources import FactSource, PriceSource
 from retrieval.facts.display import period_text
 from retrieval.facts.model import Fact

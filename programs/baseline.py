@@ -13,9 +13,9 @@ from __future__ import annotations
 import dspy
 
 from citations import verify_answer
+from programs.drafts import read_draft
 from programs.observations import render_observation
-from programs.probe_loop import read_draft
-from retrieval.tool import EquitySearchTool
+from retrieval.search.tools import EquitySearchTool
 from signatures.baseline import AnswerFromPassages
 
 DEFAULT_K = 5

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from citations.daggers import SliceRef
+    from domain.cells import SliceRef
     from programs.probe_loop import ProbeOutcome
     from signatures.planner import ResearchPlan
     from signatures.probes import Probe

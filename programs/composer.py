@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import dspy
 
@@ -114,7 +115,101 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     return answer.body.strip() if cites else None
 
 
+@dataclass
+class _Findings:
+    """Every slice's findings under one numbering, with code's figures cited in it."""
+
+    labels: list[str]
+    merged: CitedAnswer
+    parts: list[CitedAnswer]
+    figure_numbers: dict[str, int]
+    code_rows: list[TableRow]
+    #: The only probe answer of the only slice, when that is all there is (see _single_finding).
+    single: str | None
+
+
+@dataclass
+class _Answer:
+    """The report's answer as it is built: its prose, the table's rows, and what failed."""
+
+    prose: CitedAnswer
+    rows: list[TableRow]
+    error: str | None
+    cited: bool = False
+    from_figures: bool = False
+
+
+def _findings_section(report: SliceReport) -> CitedAnswer:
+    """A slice's findings: its summary, or its probes' cited answers when the summary cites
+    nothing (a synthesis that failed); prose that cites nothing is not a finding, so a slice
+    without one citation says that plainly instead of showing unsupported text."""
+    summary_cites = any(True for _ in iter_markers(report.summary.body))
+    source = report.summary if summary_cites else report.answer
+    text = source.body if source.references.footnotes else NO_CITED_FINDINGS
+    body = f"### {report.slice.label}\n\n{text}"
+    return CitedAnswer(body=body, references=source.references)
+
+
+def _gather_findings(slices: Sequence[SliceReport]) -> _Findings:
+    merged, parts = merge_parts([_findings_section(s) for s in slices])
+    merged, figure_numbers = with_figure_citations(merged, slices)
+    return _Findings(
+        labels=[s.slice.label for s in slices],
+        merged=merged,
+        parts=parts,
+        figure_numbers=figure_numbers,
+        code_rows=figure_rows(slices, figure_numbers),
+        single=_single_finding(slices),
+    )
+
+
+def _fall_back_to_figures(
+    answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+) -> None:
+    """Notes whether the answer cites anything; an answer that cites nothing gives way to
+    code's figures, an answer in their own right, cited to their statement pages."""
+    answer.cited = any(True for _ in iter_markers(answer.prose.body))
+    answer.from_figures = not answer.cited and bool(findings.code_rows)
+    if answer.from_figures:
+        body = figure_sentences(slices, findings.figure_numbers)
+        answer.prose = CitedAnswer(body=body, references=findings.merged.references)
+        answer.cited = True
+
+
+def _append_computed_figures(
+    answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+) -> None:
+    """Gaps between companies, and every period's figure with the change and its direction:
+    computed by code, never written by the model, after a cited answer."""
+    numbers = findings.figure_numbers
+    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers)
+    if answer.cited and computed:
+        body = answer.prose.body.rstrip() + "\n\n" + " ".join(computed)
+        answer.prose = answer.prose.model_copy(update={"body": body})
+
+
+def _daggered(checked: CitedAnswer, slices: Sequence[SliceReport]) -> CitedAnswer:
+    """Daggers on every claim that uses a flagged slice; a claim that states nothing
+    (``<br>¹``) cites nothing, so no dagger lands on it."""
+    stated = checked.model_copy(update={"body": without_empty_claims(checked.body)})
+    return apply_daggers(stated, slices)
+
+
+def _with_notes(report: CitedAnswer, plan: ResearchPlan, slices: Sequence[SliceReport]) -> str:
+    """The report's Markdown with its Formulas and Scope blocks."""
+    markdown = report.to_markdown()
+    formulas = formula_notes(slices, report.references)
+    if formulas:
+        markdown += "\n\n**Formulas**\n\n" + "\n".join(f"- {f}" for f in formulas)
+    notes = plan.user_notes() + unused_flag_notes(report, slices)
+    if notes:
+        markdown += "\n\n**Scope**\n\n" + "\n".join(f"- {n}" for n in notes)
+    return markdown
+
+
 class ReportComposer(dspy.Module):
+    """Slice reports -> the report (the stage contract: :class:`programs.stages.ComposerStage`)."""
+
     def __init__(
         self, include_slice_summaries: bool = True, companies: Sequence[Company] | None = None
     ) -> None:
@@ -131,94 +226,76 @@ class ReportComposer(dspy.Module):
         slices: Sequence[SliceReport],
         retrieved_uids: Iterable[str],
     ) -> dspy.Prediction:
-        labels = [s.slice.label for s in slices]
-        sections = []
-        for s in slices:
-            # A slice whose synthesis failed, or whose summary cites nothing, still reaches
-            # the report through its probes' cited answers.
-            summary_cites = any(True for _ in iter_markers(s.summary.body))
-            source = s.summary if summary_cites else s.answer
-            # Prose that cites nothing is not a finding: a slice without one citation shows
-            # that plainly instead of unsupported text.
-            text = source.body if source.references.footnotes else NO_CITED_FINDINGS
-            body = f"### {s.slice.label}\n\n{text}"
-            sections.append(CitedAnswer(body=body, references=source.references))
-        merged, parts = merge_parts(sections)
-        merged, figure_numbers = with_figure_citations(merged, slices)
-        code_rows = figure_rows(slices, figure_numbers)
-        issues = "\n".join(
-            f"{s.slice.label}: {'; '.join(s.open_issues)}" for s in slices if s.flagged
+        """Findings -> answer (written, or code's figures) -> layout -> citations verified
+        -> daggers -> notes."""
+        findings = _gather_findings(slices)
+        answer = self._write_answer(question, slices, findings)
+        _fall_back_to_figures(answer, slices, findings)
+        _append_computed_figures(answer, slices, findings)
+        draft = self._layout(answer, slices, findings)
+        checked = verify_answer(draft, retrieved_uids)
+        report = _daggered(checked.answer, slices)
+        return dspy.Prediction(
+            report=report,
+            markdown=_with_notes(report, plan, slices),
+            fabricated_citations=checked.fabricated_count,
+            dangling_markers=checked.dangling_markers,
+            table_rows=[r.model_dump() for r in answer.rows],
+            error=answer.error,
         )
-        error = None
-        prose, rows = CitedAnswer(), []
-        single = _single_finding(slices)
-        if single is not None:
+
+    def _write_answer(
+        self, question: str, slices: Sequence[SliceReport], findings: _Findings
+    ) -> _Answer:
+        """The answer's prose and the table's rows: one slice's one probe answer as it
+        stands, nothing when no page can be cited, else the model's, checked by code."""
+        merged = findings.merged
+        answer = _Answer(prose=CitedAnswer(), rows=[], error=None)
+        if findings.single is not None:
             # One slice, one probe: its cited answer is the answer; the findings would only
             # repeat it, and there is nothing for a model to compose.
-            prose = CitedAnswer(body=single, references=merged.references)
+            answer.prose = CitedAnswer(body=findings.single, references=merged.references)
         elif not merged.references.footnotes:
             pass  # no page to cite: whatever a model wrote would be removed as uncited
         else:
+            issues = "\n".join(
+                f"{s.slice.label}: {'; '.join(s.open_issues)}" for s in slices if s.flagged
+            )
             try:
                 out = self.compose(
                     question=question,
-                    slice_labels=labels,
+                    slice_labels=findings.labels,
                     slice_summaries=_PROBE_HEADING.sub("", merged.to_markdown()),
                     open_issues=issues or "none",
                 )
-                prose = with_references(str(out.report_markdown or ""), merged.references)
-                prose, _ = attribute_to_findings(prose, merged)
-                prose, _ = drop_misattributed(prose, self.companies)
-                prose, _ = drop_contradicting(prose, slices, self.companies)
-                prose = prose.model_copy(update={"body": without_uncited(prose.body)})
-                rows = code_rows or _rows(out.comparison_rows)
+                # A step that fails keeps what the steps before it made (answer.prose).
+                answer.prose = with_references(str(out.report_markdown or ""), merged.references)
+                answer.prose, _ = attribute_to_findings(answer.prose, merged)
+                answer.prose, _ = drop_misattributed(answer.prose, self.companies)
+                answer.prose, _ = drop_contradicting(answer.prose, slices, self.companies)
+                answer.prose = answer.prose.model_copy(
+                    update={"body": without_uncited(answer.prose.body)}
+                )
+                answer.rows = findings.code_rows or _rows(out.comparison_rows)
             except Exception as exc:
                 logger.warning("report composition failed: %s", exc)
-                error = f"{type(exc).__name__}: {exc}"[:500]
-        rows = rows or code_rows
-        cited = any(True for _ in iter_markers(prose.body))
-        from_figures = not cited and bool(code_rows)
-        if from_figures:
-            # Code's figures are an answer in their own right, cited to their statement pages.
-            prose = CitedAnswer(
-                body=figure_sentences(slices, figure_numbers), references=merged.references
-            )
-            cited = True
-        computed = figure_comparisons(slices, figure_numbers) + figure_changes(
-            slices, figure_numbers
-        )
-        if cited and computed:
-            # Gaps between companies, and every period's figure with the change and its
-            # direction: computed by code, never written by the model.
-            body = prose.body.rstrip() + "\n\n" + " ".join(computed)
-            prose = prose.model_copy(update={"body": body})
-        blocks = [f"## Answer\n\n{prose.body.strip()}" if cited else "## Answer"]
-        if not cited or (error and not from_figures):
+                answer.error = f"{type(exc).__name__}: {exc}"[:500]
+        answer.rows = answer.rows or findings.code_rows
+        return answer
+
+    def _layout(
+        self, answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+    ) -> CitedAnswer:
+        """The report's blocks: Answer, Comparison (several slices), Findings by slice."""
+        prose, error = answer.prose, answer.error
+        blocks = [f"## Answer\n\n{prose.body.strip()}" if answer.cited else "## Answer"]
+        if not answer.cited or (error and not answer.from_figures):
             # As for slices: an answer that cites nothing is not shown as one.
             blocks.append("_No cited answer could be written; the findings by slice follow._")
         if len(slices) > 1:
-            blocks.append("## Comparison\n\n" + comparison_table(labels, rows, slices))
-        if (self.include_slice_summaries and single is None) or error:
-            blocks.append("## Findings by slice\n\n" + "\n\n".join(p.body for p in parts))
-        draft = CitedAnswer(body="\n\n".join(blocks), references=merged.references)
-        checked = verify_answer(draft, retrieved_uids)
-        # A claim that states nothing (``<br>¹``) cites nothing, so no dagger lands on it.
-        stated = checked.answer.model_copy(
-            update={"body": without_empty_claims(checked.answer.body)}
-        )
-        report = apply_daggers(stated, slices)
-        markdown = report.to_markdown()
-        formulas = formula_notes(slices, report.references)
-        if formulas:
-            markdown += "\n\n**Formulas**\n\n" + "\n".join(f"- {f}" for f in formulas)
-        notes = plan.user_notes() + unused_flag_notes(report, slices)
-        if notes:
-            markdown += "\n\n**Scope**\n\n" + "\n".join(f"- {n}" for n in notes)
-        return dspy.Prediction(
-            report=report,
-            markdown=markdown,
-            fabricated_citations=checked.fabricated_count,
-            dangling_markers=checked.dangling_markers,
-            table_rows=[r.model_dump() for r in rows],
-            error=error,
-        )
+            table = comparison_table(findings.labels, answer.rows, slices)
+            blocks.append("## Comparison\n\n" + table)
+        if (self.include_slice_summaries and findings.single is None) or error:
+            findings_text = "\n\n".join(p.body for p in findings.parts)
+            blocks.append("## Findings by slice\n\n" + findings_text)
+        return CitedAnswer(body="\n\n".join(blocks), references=findings.merged.references)

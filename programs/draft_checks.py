@@ -4,6 +4,11 @@ A small reviewer accepts drafts that say "yes" in one sentence and "no" in the n
 that answer a different figure than the question asks: an amount where it asks for a
 percentage, one year where it asks for an average. Those are plain to code, so a draft
 that fails one is sent back with the reason, in words the researcher can act on.
+
+:func:`floor_verdict` is code's floor under the reviewer's verdict, applied every round by
+:class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
+:func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
+dagger, and the last round always closes.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import re
 
 from citations.markup import CitedAnswer
 from metrics.numbers import extract_numbers
+from signatures.reviewer import ReviewVerdict
 
 _YES = re.compile(r"(?:^|[.!?:]\s+|\n)\s*(?:\*\*)?yes\b", re.IGNORECASE)
 _NO = re.compile(
@@ -28,6 +34,8 @@ _ASKS_AVERAGE = re.compile(
     r"\b(?:what|how much)\s+(?:is|was|were|are)\b[^?.]*?\baverage\b", re.IGNORECASE
 )
 _STATES_AVERAGE = re.compile(r"\baverag\w*|\bmean\b", re.IGNORECASE)
+#: A probe that asks for an amount or a count: an answer to it without a figure is partial.
+_ASKS_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
 
 
 def contradicts_itself(body: str) -> bool:
@@ -55,3 +63,47 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
             "average: state each period's figure and their average."
         )
     return None
+
+
+def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:
+    """Whether ``question`` asks how much (or how many) and ``answer`` states no figure: a
+    small reviewer accepts "3M described its respirator litigation" for "… and how much
+    had it accrued?", and the report should say that half is missing."""
+    return bool(_ASKS_HOW_MUCH.search(question)) and not extract_numbers(answer.body)
+
+
+def floor_verdict(
+    verdict: ReviewVerdict, answer: CitedAnswer, number: int, max_rounds: int, question: str
+) -> ReviewVerdict:
+    """Code's own floor under the reviewer: an uncited draft is never accepted; one that
+    states no figure when the probe asks how much closes as insufficient evidence (its
+    words kept, under a dagger); and the last round always closes, never hangs open."""
+    accepted = verdict.done and not verdict.insufficient_evidence
+    if accepted and not answer.references.footnotes:
+        verdict = ReviewVerdict(
+            done=False,
+            follow_up_prompts=["Cite a retrieved page for every sentence and number."],
+            parsed=verdict.parsed,
+            reason="draft cites no retrieved page",
+        )
+    elif accepted and (problem := draft_problem(question, answer)):
+        # Sent back, not accepted: a draft that contradicts itself or answers another
+        # figure than the one asked (an amount for a percentage, a year for an average).
+        verdict = ReviewVerdict(
+            done=False, follow_up_prompts=[problem], parsed=verdict.parsed, reason=problem
+        )
+    elif accepted and leaves_amount_unstated(question, answer):
+        # Closed, not sent back: asked for the figure, the 1.5B model wrote "$5 million"
+        # and cited an exhibit index that prints no such amount.
+        verdict = ReviewVerdict(
+            done=True,
+            insufficient_evidence=True,
+            parsed=verdict.parsed,
+            reason="the question asks how much and the answer states no figure",
+        )
+    if not verdict.done and number >= max_rounds:
+        reason = verdict.reason or f"reviewer unsatisfied after {number} rounds"
+        verdict = ReviewVerdict(
+            done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
+        )
+    return verdict

@@ -25,10 +25,10 @@ from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
 from calculator.expressions import parse_formula, references
-from calculator.periods import Period
 from calculator.result import Calculation
-from citations.daggers import SliceRef
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from domain.cells import SliceRef
+from domain.periods import Period
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 from signatures.synthesiser import Figure

@@ -2,7 +2,7 @@
 
 The pre-pass finds what a regular expression can be sure of (tickers and company names the
 grid or the company map knows, by ``retrieval.mentions``; FY and quarter expressions and
-"last three years", by ``retrieval.periods``); the LLM's facets complement it. The rules
+"last three years", by ``domain.periods``); the LLM's facets complement it. The rules
 then turn facets into slices:
 
 1. no fiscal year -> the latest full FY the grid holds for that ticker;
@@ -25,10 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from citations.daggers import SliceRef
-from retrieval.companies import Company
-from retrieval.mentions import company_mentions
-from retrieval.periods import (
+from domain.cells import SliceRef
+from domain.periods import (
     MAX_FY,
     MIN_FY,
     Periods,
@@ -37,6 +35,8 @@ from retrieval.periods import (
     speaks_of_quarters,
     speaks_of_recent_years,
 )
+from retrieval.companies import Company
+from retrieval.mentions import company_mentions
 from retrieval.store import GridCell
 from signatures.planner import Facets
 

@@ -15,7 +15,7 @@ import re
 
 import dspy
 
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 from signatures.probes import MANDATORY_ANGLES_ENV, GenerateProbes, Probe, with_mandatory_angles
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from functools import lru_cache
 from citations.hit_numbers import HIT_MARK_RE
 from citations.markup import DAGGER, MARKER_RE
 from programs.observations import FACT_LINE_RE, HIT_HEADER_RE
-from retrieval.passages import page_rows
+from retrieval.search.rows import page_rows
 
 #: A line this short that matches a page is as likely a phrase of the model's own.
 MIN_COPIED_CHARS = 30

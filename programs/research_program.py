@@ -3,11 +3,12 @@
 question -> SlicePlanner -> per slice: ProbeGenerator -> per probe: ProbeLoop (Researcher +
 Reviewer) -> SliceSynthesiser -> ReportComposer -> report.
 
-Slices and probes run on one bounded thread pool driven by a small scheduler in the
-calling thread: a slice's probes are submitted as soon as its probe list exists and its
-synthesis as soon as its last probe closes, so a multi-slice report costs about its
-critical path rather than the sum of its parts, and no worker ever blocks on another
-(no nested pools, no deadlock at any ``concurrency``).
+What each stage takes and returns is set out in :mod:`programs.stages`. Slices and probes
+run on one bounded thread pool driven by a small scheduler in the calling thread
+(:class:`programs.scheduler.SliceScheduler`): a slice's probes are submitted as soon as its
+probe list exists and its synthesis as soon as its last probe closes, so a multi-slice
+report costs about its critical path rather than the sum of its parts, and no worker ever
+blocks on another (no nested pools, no deadlock at any ``concurrency``).
 
 DSPy 3.4 keeps ``dspy.context`` overrides (the LM, adapter, trace, usage tracker, the
 calling-module stack) in a ``contextvars.ContextVar``; ``dspy.configure`` is a process
@@ -26,34 +27,33 @@ run resumes without repeating finished LM work. Only the report composition is a
 
 from __future__ import annotations
 
-import contextvars
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from typing import Any
 
 import dspy
 from pydantic import BaseModel, Field
 
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 from programs.checkpoints import NO_CHECKPOINT, Checkpoint
 from programs.composer import ReportComposer
+from programs.drafts import citation_of
 from programs.events import EventEmitter, ResearchEvent
 from programs.figures import Figures, asks_beyond_figure
+from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
-from programs.probe_loop import LockedSearcher, ProbeLoop, ProbeOutcome, citation_of
+from programs.probe_loop import ProbeLoop, ProbeOutcome
 from programs.probes import ProbeGenerator, question_probe
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
-from programs.synthesiser import SliceSynthesiser, merge_parts
+from programs.scheduler import SliceScheduler, SliceState, restored_suffix
+from programs.synthesiser import SliceSynthesiser
 from retrieval.mentions import company_mentions
-from retrieval.passages import DEFAULT_BUDGET
-from retrieval.search import Hit, HybridSearcher
+from retrieval.search.hybrid import Hit, HybridSearcher
+from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.store import GridCell
 from signatures.planner import ResearchPlan
 from signatures.probes import Probe
-from signatures.synthesiser import ProbeAnswer, SliceReport
 
 
 class ResearchSettings(BaseModel):
@@ -84,21 +84,6 @@ class ResearchSettings(BaseModel):
     figures: bool = Field(
         default=True, description="answer figure questions from statement facts (no LM)"
     )
-
-
-@dataclass
-class _SliceState:
-    """Scheduler book-keeping for one slice."""
-
-    ref: SliceRef
-    probes: list[Probe] = field(default_factory=list)
-    outcomes: dict[int, ProbeOutcome] = field(default_factory=dict)
-    probe_error: str | None = None
-    report: SliceReport | None = None
-    synthesis: dict[str, Any] = field(default_factory=dict)
-    # Some stage of this slice ran in this process: its later stages' checkpoints were built
-    # from other inputs and are not used.
-    recomputed: bool = False
 
 
 class ResearchProgram(dspy.Module):
@@ -194,7 +179,7 @@ class ResearchProgram(dspy.Module):
         )
         return loop.run(question, ref, probe, index, emit)
 
-    def _synthesise(self, question: str, state: _SliceState) -> dspy.Prediction:
+    def _synthesise(self, question: str, state: SliceState) -> dspy.Prediction:
         answers = [state.outcomes[i].answer for i in sorted(state.outcomes)]
         uids = {uid for o in state.outcomes.values() for uid in o.pages}
         return self.synthesiser(
@@ -204,92 +189,19 @@ class ResearchProgram(dspy.Module):
     # -- scheduler -------------------------------------------------------------------------
     def _research_slices(
         self, question: str, plan: ResearchPlan, emit: EventEmitter
-    ) -> list[_SliceState]:
-        """Run every slice's stages on one pool; work the checkpoint holds is loaded instead.
-
-        Each stage ends in one handler (``probes_ready``, ``probe_closed``, ``slice_done``)
-        whether its result came from a worker or from the checkpoint, so a resumed run takes
-        the same path as a fresh one and makes no LM call for finished work. A stage's
-        checkpoint is used only if everything it was built from was restored too (a probe
-        list regenerated, or a probe rerun, invalidates what came after it). Fresh results
-        are checkpointed in this thread, in the order they finish, except a probe or a
-        synthesis that ended on an error (an LM that was down, a spent call budget): a resume
-        tries those again.
-        """
-        saved = self.checkpoint or NO_CHECKPOINT
-        states = [_SliceState(ref) for ref in plan.slices]
-        pool = ThreadPoolExecutor(
-            max_workers=self.settings.concurrency, thread_name_prefix="research"
+    ) -> list[SliceState]:
+        """Run every slice's stages on one pool; work the checkpoint holds is loaded instead
+        (see :mod:`programs.scheduler` for when a checkpoint is used and what is saved)."""
+        scheduler = SliceScheduler(
+            question,
+            emit,
+            self.checkpoint or NO_CHECKPOINT,
+            self.settings.concurrency,
+            generate_probes=self._generate_probes,
+            run_probe=self._run_probe,
+            synthesise=self._synthesise,
         )
-        pending: dict[Future, tuple[str, _SliceState, int]] = {}
-
-        def submit(
-            kind: str, state: _SliceState, j: int, fn: Callable[..., Any], *args: Any
-        ) -> None:
-            # A fresh copy of the submitter's context per task: dspy.context overrides and
-            # callback/tracing context variables follow the work into the worker thread.
-            ctx = contextvars.copy_context()
-            pending[pool.submit(ctx.run, fn, *args)] = (kind, state, j)
-
-        def probes_ready(state: _SliceState, restored: bool = False) -> None:
-            titles = "; ".join(p.probe_title for p in state.probes)
-            emit.emit("probes", state.ref.label, detail=titles + _restored(restored))
-            for j, probe in enumerate(state.probes, 1):
-                outcome = None if state.recomputed else saved.load_probe(state.ref, j)
-                if outcome is None:
-                    submit("probe", state, j, self._run_probe, question, state.ref, probe, j, emit)
-                else:
-                    probe_closed(state, j, outcome)
-
-        def probe_closed(state: _SliceState, j: int, outcome: ProbeOutcome) -> None:
-            state.outcomes[j] = outcome
-            if len(state.outcomes) < len(state.probes):
-                return
-            synthesised = None if state.recomputed else saved.load_slice(state.ref)
-            if synthesised is None:
-                submit("synth", state, 0, self._synthesise, question, state)
-            else:
-                state.report, state.synthesis = synthesised
-                slice_done(state, restored=True)
-
-        def slice_done(state: _SliceState, restored: bool = False) -> None:
-            report = state.report
-            detail = f"{len(report.citations)} citation(s)" + (
-                f"; open: {'; '.join(report.open_issues)}" if report.open_issues else ""
-            )
-            emit.emit("slice_done", state.ref.label, detail=detail + _restored(restored))
-
-        try:
-            for state in states:
-                emit.emit("slice_start", state.ref.label)
-                probes = saved.load_probes(state.ref)
-                if probes is None:
-                    submit("probes", state, 0, self._generate_probes, question, state.ref)
-                else:
-                    state.probes, state.probe_error = probes
-                    probes_ready(state, restored=True)
-            while pending:
-                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                for future in done:
-                    kind, state, j = pending.pop(future)
-                    state.recomputed = True
-                    if kind == "probes":
-                        state.probes, state.probe_error = _probes_of(future, question)
-                        saved.save_probes(state.ref, state.probes, state.probe_error)
-                        probes_ready(state)
-                    elif kind == "probe":
-                        outcome = _outcome_of(future, state.probes[j - 1], j)
-                        if not _errored(outcome):
-                            saved.save_probe(state.ref, j, outcome)
-                        probe_closed(state, j, outcome)
-                    else:
-                        state.report, state.synthesis = _synthesis_of(future, state)
-                        if _whole(state):
-                            saved.save_slice(state.ref, state.report, state.synthesis)
-                        slice_done(state)
-        finally:
-            pool.shutdown(wait=not pending, cancel_futures=True)
-        return states
+        return scheduler.run(plan.slices)
 
     def _fold_fixed_years(self, plan: ResearchPlan) -> ResearchPlan:
         """The plan without the slices a fixed-years figure already reads: for "the FY2017 -
@@ -329,7 +241,9 @@ class ResearchProgram(dspy.Module):
             emit.emit("planning", detail="reading the question; choosing companies and periods")
             plan = self._fold_fixed_years(self.planner(question=question))
             saved.save_plan(plan)
-        emit.emit("plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + _restored(restored))
+        emit.emit(
+            "plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + restored_suffix(restored)
+        )
         states = self._research_slices(plan.question, plan, emit)
         slices = [s.report for s in states if s.report is not None]
         pages: dict[str, Hit] = {}
@@ -360,7 +274,7 @@ class ResearchProgram(dspy.Module):
     def _record(
         self,
         plan: ResearchPlan,
-        states: Sequence[_SliceState],
+        states: Sequence[SliceState],
         composed: dspy.Prediction,
         pages: dict[str, Hit],
         elapsed: float,
@@ -410,88 +324,6 @@ class ResearchProgram(dspy.Module):
             "pages": {uid: citation_of(hit).model_dump() for uid, hit in sorted(pages.items())},
             "elapsed_s": round(elapsed, 3),
         }
-
-
-def _probes_of(future: Future, question: str) -> tuple[list[Probe], str | None]:
-    try:
-        pred = future.result()
-        return list(pred.probes), pred.error
-    except Exception as exc:  # ProbeGenerator already falls back; backstop
-        return [question_probe(question)], f"{type(exc).__name__}: {exc}"
-
-
-def _outcome_of(future: Future, probe: Probe, index: int) -> ProbeOutcome:
-    try:
-        return future.result()
-    except Exception as exc:  # ProbeLoop never raises; backstop
-        return _failed_probe(probe, index, exc)
-
-
-def _synthesis_of(future: Future, state: _SliceState) -> tuple[SliceReport, dict[str, Any]]:
-    try:
-        pred = future.result()
-    except Exception as exc:  # the synthesiser catches LM errors; backstop
-        return _unsynthesised(state), {"error": f"{type(exc).__name__}: {exc}"[:500]}
-    synthesis = {
-        "summary_words": pred.summary_words,
-        "fabricated_citations": pred.fabricated_citations,
-        "error": pred.error,
-    }
-    return pred.slice_report, synthesis
-
-
-def _errored(outcome: ProbeOutcome) -> bool:
-    """Whether a probe closed because something raised, rather than on the evidence."""
-    rounds = outcome.record.get("rounds", [])
-    return bool(outcome.record.get("error")) or any("error" in r for r in rounds)
-
-
-def _whole(state: _SliceState) -> bool:
-    """A synthesis worth keeping: it, and every probe it summarises, ended without error."""
-    return not state.synthesis.get("error") and not any(map(_errored, state.outcomes.values()))
-
-
-def _restored(restored: bool) -> str:
-    return " (from checkpoint)" if restored else ""
-
-
-def _failed_probe(probe: Probe, index: int, exc: BaseException) -> ProbeOutcome:
-    reason = f"probe failed ({type(exc).__name__})"
-    answer = ProbeAnswer(
-        index=index,
-        probe_title=probe.probe_title,
-        probe_question=probe.probe_question,
-        insufficient_evidence=True,
-        reason=reason,
-    )
-    record = {
-        "index": index,
-        "title": probe.probe_title,
-        "question": probe.probe_question,
-        "status": "insufficient_evidence",
-        "reason": reason,
-        "error": f"{type(exc).__name__}: {exc}"[:500],
-        "rounds": [],
-        "fabricated_citations": 0,
-        "searches": 0,
-        "citations": [],
-    }
-    return ProbeOutcome(answer=answer, record=record)
-
-
-def _unsynthesised(state: _SliceState) -> SliceReport:
-    """A slice report from the probe answers alone, so finished research is never lost."""
-    answers = [state.outcomes[i].answer for i in sorted(state.outcomes)]
-    merged, parts = merge_parts([a.answer for a in answers])
-    return SliceReport(
-        slice=state.ref,
-        answer=merged,
-        open_issues=[a.open_issue for a in answers if a.open_issue],
-        probe_answers=[
-            a.model_copy(update={"answer": part}) for a, part in zip(answers, parts, strict=True)
-        ],
-        retrieved_uids=sorted({uid for o in state.outcomes.values() for uid in o.pages}),
-    )
 
 
 def _scope_suffix(plan: ResearchPlan) -> str:

@@ -41,7 +41,7 @@ from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
 from programs.observations import Mark, evidence_view, trajectory_view
-from retrieval.tool import EquitySearchTool
+from retrieval.search.tools import EquitySearchTool
 from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
 
 logger = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class Researcher(dspy.ReAct):
     ) -> dict[str, Any]:
         """The trajectory's first step, taken by code: a search for ``first_query`` (the
         probe loop's query for this round: the probe question, then the content of the
-        reviewer's follow-up, ``retrieval.query.follow_up_query``), else the probe question.
+        reviewer's follow-up, ``retrieval.search.query.follow_up_query``), else the probe question.
         Every probe needs that search, and a small model's first tool call is its most
         error-prone step."""
         probe = str(input_args.get("probe_question") or input_args.get("question") or "")

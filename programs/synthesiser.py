@@ -16,11 +16,11 @@ from collections.abc import Iterable, Sequence
 
 import dspy
 
-from citations.daggers import SliceRef
 from citations.markup import CitedAnswer, Footnote, ReferenceList, parse_cited_answer
 from citations.renumbering import merge_answers, rewrite_markers
 from citations.sentences import without_uncited
 from citations.verification import verify_answer
+from domain.cells import SliceRef
 from signatures.synthesiser import ProbeAnswer, SliceReport, SynthesiseSlice
 
 logger = logging.getLogger(__name__)

@@ -2,6 +2,6 @@
 
 Ingestion (PDFs, ``pages.jsonl.gz``), the page stores behind one ``PageStore`` interface,
 hybrid BM25 + dense search with reranking, the slice-locked agent tools, and the readers of
-what a text names (``retrieval.mentions`` for companies, ``retrieval.periods`` for fiscal
+what a text names (``retrieval.mentions`` for companies, ``domain.periods`` for fiscal
 years and quarters) that the planner and soft search scoping share.
 """

@@ -7,34 +7,28 @@ A location is a SQLite file path (the default: ``$WISSEN_STORE`` or the user dat
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from retrieval.sample import seed_from_sample
-from retrieval.sqlite_store import SQLiteStore
-from retrieval.store import default_store_path
-
-_POSTGRES = re.compile(r"(?i)^(postgres(?:ql)?(?:\+psycopg)?):/*")
+from retrieval.ingest.sample import seed_from_sample
+from retrieval.sqlite.store import SQLiteStore
+from retrieval.store_location import StoreLocation
 
 
-def store_location(location: str | Path | None = None) -> str | Path:
-    """``location``, else ``$WISSEN_STORE``, else the default SQLite file; a PostgreSQL address
-    is returned as a string (one that went through ``pathlib`` lost a slash: it is put back)."""
-    chosen = location if location not in (None, "") else os.environ.get("WISSEN_STORE")
-    if not chosen:
-        return default_store_path()
-    text = str(chosen)
-    found = _POSTGRES.match(text)
-    if found:
-        return f"{found.group(1)}://{text[found.end() :]}"
-    return Path(text).expanduser()
+def store_location(location: StoreLocation | str | Path | None = None) -> str | Path:
+    """``location``, else ``$WISSEN_STORE``, else the default SQLite file, as a backend opens
+    it: a PostgreSQL address as a string, a SQLite file as a ``Path``
+    (:meth:`StoreLocation.chosen`)."""
+    return StoreLocation.chosen(location).target
 
 
-def is_postgres(location: str | Path) -> bool:
-    return isinstance(location, str) and _POSTGRES.match(location) is not None
+def is_postgres(location: StoreLocation | str | Path) -> bool:
+    if isinstance(location, StoreLocation):
+        return location.is_postgres
+    return (
+        isinstance(location, str) and bool(location) and StoreLocation.parse(location).is_postgres
+    )
 
 
 def describe_location(store: Any) -> str:
@@ -43,22 +37,23 @@ def describe_location(store: Any) -> str:
 
 
 def open_store(
-    path: str | Path | None = None,
+    path: StoreLocation | str | Path | None = None,
     seed_if_empty: bool = True,
     on_seed: Callable[[str | Path], None] | None = None,
 ) -> Any:
-    """The grid at ``path``: a :class:`SQLiteStore`, or a ``PostgresStore`` for an address.
+    """The grid at ``path`` (a :class:`StoreLocation`, or text parsed as one): a
+    :class:`SQLiteStore`, or a ``PostgresStore`` for an address.
 
     An empty store is seeded from the bundled sample filings so the first search
     on a fresh machine has something real to find.
     """
-    location = store_location(path)
-    if is_postgres(location):
-        from retrieval.postgres_store import PostgresStore  # psycopg only when asked for
+    location = StoreLocation.chosen(path)
+    if location.address is not None:
+        from retrieval.postgres.store import PostgresStore  # psycopg only when asked for
 
-        store: Any = PostgresStore(str(location))
+        store: Any = PostgresStore(location.address)
     else:
-        store = SQLiteStore(location)
+        store = SQLiteStore(location.path)
     if seed_if_empty and store.stats()["pages"] == 0:
         if on_seed:
             on_seed(describe_location(store))

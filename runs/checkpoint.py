@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from atomicfiles import read_json, write_json_atomic
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 from programs.probe_loop import ProbeOutcome
-from retrieval.search import Hit
+from retrieval.search.hybrid import Hit
 from signatures.planner import ResearchPlan
 from signatures.probes import Probe
 from signatures.synthesiser import ProbeAnswer, SliceReport

@@ -41,15 +41,17 @@ def history_marks(owners: list[Any]) -> dict[int, int]:
 
 
 def _count(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    prompt = completion = 0
+    prompt = completion = cached = 0
     cost = 0.0
     for entry in entries:
+        cached += bool(getattr(entry.get("response"), "cache_hit", False))
         usage = entry.get("usage") or {}
         prompt += int(usage.get("prompt_tokens") or 0)
         completion += int(usage.get("completion_tokens") or 0)
         cost += float(entry.get("cost") or 0.0)
     return {
         "lm_calls": len(entries),
+        "cached_calls": cached,
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "cost_usd": round(cost, 6),
@@ -67,7 +69,9 @@ def lm_usage(
         for name, module in agents.items():
             counted = _count(module.history[marks.get(id(module), 0) :])
             if counted["lm_calls"]:
-                by_agent[name] = {k: v for k, v in counted.items() if k != "cost_usd"}
+                by_agent[name] = {
+                    k: v for k, v in counted.items() if k not in ("cost_usd", "cached_calls")
+                }
         usage["by_agent"] = by_agent
     return usage
 
@@ -81,9 +85,14 @@ def usage_metrics(usage: dict[str, Any]) -> dict[str, float]:
 
 
 def describe_usage(usage: dict[str, Any]) -> str:
-    """One line for a report footer: calls and tokens, then tokens by agent."""
+    """One line for a report footer: calls (and how many the cache answered: they cost no
+    tokens, so "0 tokens" alone would read as a fault), tokens, then tokens by agent."""
     total = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
-    line = f"{usage.get('lm_calls', 0)} LM calls · {total:,} tokens"
+    cached = usage.get("cached_calls", 0)
+    calls = usage.get("lm_calls", 0)
+    line = f"{calls} LM call" + ("" if calls == 1 else "s")
+    line += f" ({cached} from the cache)" if cached else ""
+    line += f" · {total:,} tokens"
     by_agent = usage.get("by_agent") or {}
     if by_agent:
         parts = [

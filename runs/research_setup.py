@@ -23,7 +23,7 @@ def prepare_research(
     from evaluation.program_state import load_program
     from programs.research_program import ResearchProgram, ResearchSettings
     from retrieval.open_store import open_store
-    from retrieval.search import HybridSearcher
+    from retrieval.search.hybrid import HybridSearcher
     from runs.program_choice import choose_program
 
     grid = open_store(store)

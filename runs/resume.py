@@ -1,76 +1,79 @@
 """What a resume restores: the options that shape the research, stored without secrets.
 
-A run records its options in ``meta.json`` as it starts; resuming it takes them back (the
-question, model, agents, program, store and bounds), so the resumed run researches exactly
-what the first attempt did and finds its checkpoint valid.
+A run records its question and settings (:class:`~runs.settings.RunSettings`) in
+``meta.json`` as it starts; resuming it takes back those that shape the research (the
+question, model, agents, program, store, bounds and figures), so the resumed run researches
+exactly what the first attempt did and finds its checkpoint valid.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
+from retrieval.store_location import STORE_SECRET, StoreLocation
 from runs.errors import BadRunRequest, RunAlreadyComplete, RunStillRunning, UnknownRun
 from runs.paths import runs_dir
-from runs.redaction import redact
+from runs.program_choice import SHIPPED
+from runs.redaction import REDACTED, redact
 from runs.run_dir import COMPLETED, RUNNING, RunDir
 
-# What a resume takes from the run directory: everything that shapes the research itself.
+if TYPE_CHECKING:
+    from runs.settings import RunSettings
+
+#: What every resumable run recorded (runs from before the settings model recorded no more).
 RESUMED_OPTIONS = (
     "question", "lm", "api_base", "agents", "program", "store", "max_probes", "max_rounds",
 )  # fmt: skip
+#: The settings a resume takes back: everything that shapes the research itself. The rest
+#: (tracking, concurrency, the LM's resilience and budgets) are the resuming command's own.
+RESUMED_SETTINGS = (*RESUMED_OPTIONS[1:], "figures")
+#: What a run recorded before it recorded the setting (runs from before ``--no-figures``).
+OLD_RECORD_DEFAULTS = {"figures": True}
 
 
-#: A PostgreSQL store address (one that went through ``pathlib`` has lost a slash).
-_POSTGRES = re.compile(r"(?i)^postgres(?:ql)?(?:\+psycopg)?:/")
-#: Its password: ``user:PASSWORD@`` in the address, or ``password=`` in its query.
-_STORE_PASSWORD = re.compile(r"(?i)^([a-z+]+:/+[^:/@?#]*:)[^@/?#]+(?=@)|(password=)[^&#]+")
-#: What a stored store address holds in place of its password.
-STORE_SECRET = "***"
-
-
-def store_without_password(address: str) -> str:
-    """A PostgreSQL store address with its password replaced by ``***``."""
-    return _STORE_PASSWORD.sub(lambda m: (m.group(1) or m.group(2)) + STORE_SECRET, address)
-
-
-def _stored_store(store: Any) -> str | None:
-    """The ``--store`` a resume can find again from anywhere: a SQLite file's absolute path
-    (the option arrives as typed, relative to where the run started), a server's address
-    without its password, which is never written to the run directory."""
-    if not store:
-        return None
-    text = str(store)
-    if _POSTGRES.match(text):
-        return store_without_password(text)
-    return str(Path(text).expanduser().resolve())
+def _stored(key: str, value: Any) -> Any:
+    """One option as a record keeps it: a store findable from anywhere without its password,
+    files as absolute paths (a resume may run elsewhere), URLs without credentials."""
+    if key == "store":
+        return StoreLocation.parse(value).stored() if value else None
+    if key == "program" and value is not None and str(value) == SHIPPED:
+        return SHIPPED
+    if isinstance(value, Path):
+        return str(value.resolve())
+    if isinstance(value, tuple):
+        return list(value)
+    return redact(value) if key == "api_base" and value else value
 
 
 def research_options(**options: Any) -> dict[str, Any]:
-    """The options a resume restores, as JSON: paths absolute (a resume may run elsewhere),
-    URLs without credentials (``--api-base`` must then be given again, as must a store
-    address's password: ``--store`` or ``$WISSEN_STORE``)."""
-
-    def stored(key: str, value: Any) -> Any:
-        if key == "store":
-            return _stored_store(value)
-        if isinstance(value, Path):
-            return str(value.resolve())
-        return redact(value) if key == "api_base" and value else value
-
-    return {key: stored(key, value) for key, value in options.items()}
+    """``options`` as JSON a run directory may hold (see :func:`_stored`): ``--api-base`` and a
+    store address's password must be given again on resume (``--store``/``$WISSEN_STORE``)."""
+    return {key: _stored(key, value) for key, value in options.items()}
 
 
-def resumed_store(stored: str | None, given: str | Path | None, run_id: str) -> str | None:
+def recorded_options(question: str, settings: RunSettings) -> dict[str, Any]:
+    """What ``meta.json`` records of a run's request: its question and every setting."""
+    return research_options(question=question, **settings.model_dump())
+
+
+def resumed_store(
+    stored: str | None, given: StoreLocation | str | None, run_id: str
+) -> StoreLocation | None:
     """The store a resumed run opens: the stored one, or, for a server address stored
     without its password, the same address given again with it (``--store`` or
     ``$WISSEN_STORE``); :class:`BadRunRequest` when it is not given, or names another grid."""
-    if not stored or not _POSTGRES.match(stored) or STORE_SECRET not in stored:
-        return stored
-    if given and store_without_password(str(given)) == stored:
-        return str(given)
-    if given and _POSTGRES.match(str(given)):
+    if not stored:
+        return None
+    location = StoreLocation.parse(stored)
+    if not location.is_postgres or STORE_SECRET not in stored:
+        return location
+    given = StoreLocation.parse(given) if given else None
+    if given is not None and given.stored() == stored:
+        return given
+    if given is not None and given.is_postgres:
         raise BadRunRequest(
             f"run {run_id} researched the grid at {stored}; --store names another: give "
             "that address, with its password"
@@ -81,14 +84,26 @@ def resumed_store(stored: str | None, given: str | Path | None, run_id: str) -> 
     )
 
 
-def stored_options(run: RunDir) -> dict[str, Any]:
-    """The run's stored research options, the agents and program files as ``Path`` again
-    (the store stays text: ``pathlib`` would take a slash out of a server address)."""
-    stored = dict(run.meta["options"])
-    for key in ("agents", "program"):
-        stored[key] = Path(stored[key]) if stored.get(key) else None
-    stored["store"] = str(stored["store"]) if stored.get("store") else None  # a path or address
-    return stored
+def resumed_settings(run: RunDir, current: RunSettings) -> tuple[str, RunSettings]:
+    """The question and settings of ``run`` resumed: its recorded research settings over
+    ``current`` (the resuming command's), rebuilt with ``RunSettings.model_validate``.
+    Reads records of every version (older ones hold fewer settings)."""
+    stored = {**OLD_RECORD_DEFAULTS, **run.meta["options"]}
+    restored = {key: stored[key] for key in RESUMED_SETTINGS if key in stored}
+    api_base = current.api_base or stored["api_base"]  # the server may have moved
+    if api_base and REDACTED in api_base:
+        raise BadRunRequest("the run's --api-base held credentials, never stored: give it again")
+    restored["api_base"] = api_base
+    restored["store"] = resumed_store(stored["store"], current.store, run.run_id)
+    try:
+        settings = type(current).model_validate({**current.model_dump(), **restored})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise BadRunRequest(
+            f"run {run.run_id}'s recorded {'.'.join(map(str, error['loc']))} cannot be "
+            f"resumed: {error['msg']}"
+        ) from None
+    return stored["question"], settings
 
 
 def resumable(run_id: str, question: str | None) -> RunDir:

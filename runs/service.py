@@ -9,10 +9,9 @@ finished work to the run's checkpoint as it goes, writes ``report.md`` and ``run
 sets the final status. Its events go to :attr:`ResearchRun.events` (subscribe before
 executing to see them all, or replay them later by index).
 
-:func:`start_run` does both, executing in a background thread, and returns a
-:class:`RunHandle`; handles stay findable by run id (:func:`active_run`) in this process.
-:func:`stop_runs` stops such runs as Ctrl-C stops ``research ask``'s (a server that is
-shutting down): the run directory reads ``interrupted`` and its MLflow run ``KILLED``.
+A request is a question (or a run to resume) and the run's :class:`~runs.settings.RunSettings`;
+``meta.json`` records both, and a resume rebuilds them (:mod:`runs.resume`).
+:mod:`runs.handles` executes prepared runs in background threads.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import json
 import logging
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +38,10 @@ from runs.record import (
     run_record,
     usage_metrics,
 )
-from runs.redaction import REDACTED, redact
-from runs.resume import research_options, resumable, resumed_store, stored_options
+from runs.redaction import redact
+from runs.resume import recorded_options, resumable, resumed_settings
 from runs.run_dir import FAILED, INTERRUPTED, RunDir, _now, new_run_id
+from runs.settings import RunSettings, load_settings
 from runs.tracking import (
     kill_run,
     prepare_tracking,
@@ -76,28 +76,20 @@ class RunInterrupted(KeyboardInterrupt):
 
 @dataclass(frozen=True)
 class ResearchRequest:
-    """Everything that shapes one run: a question (or ``resume``, a run id), the model and its
-    resilience settings, the compiled program, the grid, the bounds, and MLflow tracking."""
+    """One run asked for: a question (or ``resume``, a run id) and the run's settings (the
+    model and its resilience, the compiled program, the grid, the bounds, tracking)."""
 
     question: str | None = None
-    lm: str | None = None
-    api_base: str | None = None
-    agents: Path | None = None
-    program: Path | None = None
-    store: str | Path | None = None  # a SQLite file or a PostgreSQL address, as typed
-    max_probes: int = 5
-    max_rounds: int = 5
-    figures: bool = True  # figure questions answered from statement facts
-    concurrency: int = 8
-    track: bool = True
-    fallback_lm: tuple[str, ...] = ()
-    max_calls: int | None = None
-    timeout: float | None = None
-    lm_timeout: float = 120.0
-    retries: int = 3
-    backoff: float = 0.5
-    max_tokens: int | None = None
+    settings: RunSettings = field(default_factory=load_settings)
     resume: str | None = None
+
+    @classmethod
+    def of(
+        cls, question: str | None = None, resume: str | None = None, **given: Any
+    ) -> ResearchRequest:
+        """A request with ``given`` settings (None: not given) over the environment's, the
+        config file's and the defaults (:func:`runs.settings.load_settings`)."""
+        return cls(question=question, settings=load_settings(**given), resume=resume)
 
 
 @dataclass
@@ -117,23 +109,12 @@ class RunResult:
 
 
 def _resumed(request: ResearchRequest) -> tuple[ResearchRequest, RunDir | None]:
-    """``request`` with a resumed run's stored options in place of its own."""
+    """``request`` with a resumed run's question and research settings in place of its own."""
     if request.resume is None:
         return request, None
     previous = resumable(request.resume, request.question)
-    stored = stored_options(previous)
-    api_base = request.api_base or stored["api_base"]  # the server may have moved
-    if api_base and REDACTED in api_base:
-        raise BadRunRequest("the run's --api-base held credentials, never stored: give it again")
-    names = ("question", "lm", "agents", "program", "max_probes", "max_rounds")
-    resumed = replace(
-        request,
-        api_base=api_base,
-        store=resumed_store(stored["store"], request.store, previous.run_id),
-        figures=stored.get("figures", True),  # runs from before the option had figures on
-        **{name: stored[name] for name in names},
-    )
-    return resumed, previous
+    question, settings = resumed_settings(previous, request.settings)
+    return replace(request, question=question, settings=settings), previous
 
 
 class ResearchRun:
@@ -170,7 +151,7 @@ class ResearchRun:
         self._agents = agent_modules(research)
         self._marks = history_marks([*self._lms, *self._agents.values()])
         self.mlflow_run_id: str | None = None  # set once the tracked run has started
-        self._traces = trace_recorder() if request.track else None
+        self._traces = trace_recorder() if request.settings.track else None
         self._stop = threading.Event()
         self._opened = threading.Event()  # the MLflow run is open (or the run is untracked)
         self._ending = threading.Lock()  # the run's own ending and abandon(): one of them
@@ -240,9 +221,9 @@ class ResearchRun:
         import dspy
 
         from programs.errors import PlanningError
-        from retrieval.tool import StoreFault
+        from retrieval.search.tools import StoreFault
 
-        models, params, track = self.models, self.params, self.request.track
+        models, params, track = self.models, self.params, self.request.settings.track
         resilience = models.resilience
         tracking = (
             tracked_run(EXPERIMENT, self.run_id, params) if track else contextlib.nullcontext()
@@ -319,6 +300,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
     from runs.research_setup import prepare_research
 
     request, previous = _resumed(request)
+    settings = request.settings
     try:
         question = read_question(request.question)
     except EmptyQuestion:
@@ -327,27 +309,27 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         raise BadRunRequest(str(exc)) from None
     try:
         models = build_models(
-            request.lm,
-            request.api_base,
-            agents=request.agents,
-            fallbacks=list(request.fallback_lm),
-            lm_timeout=request.lm_timeout,
-            retries=request.retries,
-            backoff=request.backoff,
-            max_tokens=request.max_tokens,
-            max_calls=request.max_calls,
-            timeout=request.timeout,
+            settings.lm,
+            settings.api_base,
+            agents=settings.agents,
+            fallbacks=list(settings.fallback_lm),
+            lm_timeout=settings.lm_timeout,
+            retries=settings.retries,
+            backoff=settings.backoff,
+            max_tokens=settings.max_tokens,
+            max_calls=settings.max_calls,
+            timeout=settings.timeout,
         )
     except ModelSetupError as exc:
         raise BadRunRequest(str(exc)) from None
-    program = choose_program(request.program)
+    program = choose_program(settings.program)
     _, research = prepare_research(
-        request.store,
+        settings.store,
         program.path or SHIPPED,
-        max_probes=request.max_probes,
-        max_rounds=request.max_rounds,
-        figures=request.figures,
-        concurrency=request.concurrency,
+        max_probes=settings.max_probes,
+        max_rounds=settings.max_rounds,
+        figures=settings.figures,
+        concurrency=settings.concurrency,
     )
     apply_agent_lms(research, models.overrides)
     start = time.perf_counter()
@@ -357,111 +339,13 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         "program": program.label,
         "program_version": program_version(research.dump_state()),
         "question": question,
-        "max_probes": request.max_probes,
-        "max_rounds": request.max_rounds,
+        "max_probes": settings.max_probes,
+        "max_rounds": settings.max_rounds,
         "run_id": run_id,
     }
-    options = research_options(
-        question=question,
-        lm=request.lm,
-        api_base=request.api_base,
-        agents=request.agents,
-        program=program.path or SHIPPED,  # a resume uses these prompts, whatever won since
-        store=request.store,
-        max_probes=request.max_probes,
-        max_rounds=request.max_rounds,
-        figures=request.figures,
-    )
+    # A resume uses these prompts, whatever won since.
+    chosen = settings.changed(program=program.path or Path(SHIPPED))
+    options = recorded_options(question, chosen)
     meta = {**params, "options": options, "settings": research.settings.model_dump()}
     run = RunDir.start(run_id, meta)
     return ResearchRun(request, question, models, research, run, params, start)
-
-
-class RunHandle:
-    """A run executing in a background thread of this process."""
-
-    def __init__(self, run: ResearchRun) -> None:
-        self.run = run
-        self.result: RunResult | None = None
-        self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._work, name=f"run-{run.run_id}", daemon=True)
-
-    def _work(self) -> None:
-        try:
-            self.result = self.run.execute()
-        except RunInterrupted as exc:  # stopped on purpose: recorded as interrupted
-            logger.info("run %s stopped", self.run_id)
-            self.error = exc
-        except BaseException as exc:  # recorded in meta.json by the run; kept for callers
-            logger.warning("run %s ended with an error: %s", self.run_id, exc)
-            self.error = exc
-
-    @property
-    def run_id(self) -> str:
-        return self.run.run_id
-
-    @property
-    def events(self) -> EventLog:
-        return self.run.events
-
-    @property
-    def done(self) -> bool:
-        return not self._thread.is_alive() and self.run.events.closed
-
-    @property
-    def status(self) -> str:
-        """The run directory's status: ``running`` until the thread has finished."""
-        current = RunDir.open(self.run_id)
-        return current.status if current else self.run.run.status
-
-    def wait(self, timeout: float | None = None) -> RunResult | None:
-        """The result once the run is over (None on timeout or when it failed: see ``error``)."""
-        self._thread.join(timeout)
-        return self.result
-
-    @property
-    def alive(self) -> bool:
-        """Whether the run's thread is still going (an abandoned run's may be, for a while)."""
-        return self._thread.is_alive()
-
-
-def stop_runs(handles: list[RunHandle], grace: float) -> list[str]:
-    """Stop ``handles``' runs, as Ctrl-C stops ``research ask``'s: for a process (a server)
-    about to exit, whose run threads die with it and could not record that themselves.
-
-    Each run is interrupted; one that has not ended within ``grace`` seconds (its threads
-    are inside LM calls, which are not cut short) is abandoned: marked interrupted, its
-    MLflow run KILLED and trace ended, as its own thread would have. Returns the ids of
-    the runs stopped (not those that finished meanwhile).
-    """
-    going = [handle for handle in handles if handle.alive]
-    for handle in going:
-        handle.run.interrupt()
-    deadline = time.monotonic() + grace
-    for handle in going:
-        handle.wait(max(0.0, deadline - time.monotonic()))
-    stopped = []
-    for handle in going:
-        if handle.run.abandon() if handle.alive else isinstance(handle.error, RunInterrupted):
-            stopped.append(handle.run_id)
-    return stopped
-
-
-_ACTIVE: dict[str, RunHandle] = {}
-_ACTIVE_LOCK = threading.Lock()
-
-
-def start_run(request: ResearchRequest) -> RunHandle:
-    """Prepare in this thread (errors raise here, before the run exists or any LM call) and
-    execute in a background thread; the handle's events can be followed at once."""
-    handle = RunHandle(prepare_run(request))
-    with _ACTIVE_LOCK:
-        _ACTIVE[handle.run_id] = handle
-    handle._thread.start()
-    return handle
-
-
-def active_run(run_id: str) -> RunHandle | None:
-    """The handle of a run this process started with :func:`start_run`, finished or not."""
-    with _ACTIVE_LOCK:
-        return _ACTIVE.get(run_id)

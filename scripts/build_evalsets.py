@@ -35,7 +35,7 @@ from evaluation.evalsets import (  # noqa: E402
     with_splits,
 )
 from retrieval.companies import BUNDLED_COMPANIES, Company, load_companies  # noqa: E402
-from retrieval.filenames import parse_doc_name  # noqa: E402
+from retrieval.ingest.filenames import parse_doc_name  # noqa: E402
 from retrieval.pages import page_uid  # noqa: E402
 
 DEFAULT_SOURCE = ROOT.parent / "shared" / "financebench" / "questions.jsonl"

@@ -1,4 +1,4 @@
-"""Rebuild the bundled sample corpus (``retrieval/sample/``) from FinanceBench pages.
+"""Rebuild the bundled sample corpus (``retrieval/ingest/sample/``) from FinanceBench pages.
 
     uv run python scripts/build_sample.py --pages ../shared/financebench/pages.jsonl.gz \
         [--vectors-from STORE]
@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from retrieval.embedding_job import embed_missing
-from retrieval.embeddings import MiniLMEmbedder
-from retrieval.ingest import ingest
-from retrieval.sample import SAMPLE_PAGES, SAMPLE_VECTORS, load_vectors, save_vectors
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.ingest.embedding_job import embed_missing
+from retrieval.ingest.pipeline import ingest
+from retrieval.ingest.sample import SAMPLE_PAGES, SAMPLE_VECTORS, load_vectors, save_vectors
+from retrieval.search.embeddings import MiniLMEmbedder
+from retrieval.sqlite.store import SQLiteStore
 
 SAMPLE_DOCS = [
     *(f"3M_{y}_10K" for y in range(2018, 2023)),

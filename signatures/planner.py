@@ -12,7 +12,7 @@ from typing import Literal
 import dspy
 from pydantic import BaseModel, Field
 
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 
 Granularity = Literal["deep", "FY"] | None
 

@@ -65,7 +65,7 @@ def sample_store_path(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_store(sample_store_path):
-    from retrieval.sqlite_store import SQLiteStore
+    from retrieval.sqlite.store import SQLiteStore
 
     store = SQLiteStore(sample_store_path)
     yield store
@@ -74,7 +74,7 @@ def sample_store(sample_store_path):
 
 @pytest.fixture(scope="session")
 def searcher(sample_store):
-    from retrieval.search import HybridSearcher
+    from retrieval.search.hybrid import HybridSearcher
 
     return HybridSearcher(sample_store)
 

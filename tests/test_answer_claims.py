@@ -12,7 +12,9 @@ from dspy.utils import DummyLM
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.answer_correctness import gold_items, judge_answer, word_found
+from metrics.answer_correctness import judge_answer
+from metrics.answer_names import gold_items
+from metrics.answer_words import word_found
 from metrics.claims import asked_kind, asks_rounding, question_options
 from metrics.lm_judge import LMAnswerJudge
 

@@ -1,11 +1,10 @@
 """End to end in a real browser: ask with the scripted LM, watch the trace arrive, open the
 report, click a citation and read the cited page beside it. Debian's Chromium, headless,
 driven by Playwright (whose own browser download needs the internet): ``.ci/run`` installs
-it when missing. The screenshot it takes is the README's (docs/serve-report.png)."""
+it when missing. Its screenshot stays in the test's temporary folder: the README's picture is
+of a real run (``scripts/screenshot_report.py``), not of the scripted LM."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from conftest import SHARED
@@ -16,7 +15,6 @@ import lm.language_models as language_models
 from web.app import create_app
 from web.settings import WebSettings
 
-SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "serve-report.png"
 QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
 
 pytestmark = pytest.mark.skipif(
@@ -26,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_ask_watch_the_trace_open_the_report_and_read_a_cited_page(
-    browser, monkeypatch, wissen_home, sample_store, sample_store_path
+    browser, monkeypatch, tmp_path, wissen_home, sample_store, sample_store_path
 ):
     lm = ScriptedLM(insufficient=lambda s, p: s == "PEP FY2022 Q4" and p.startswith("Drivers"),
                     delay=0.05)  # fmt: skip
@@ -64,14 +62,15 @@ def test_ask_watch_the_trace_open_the_report_and_read_a_cited_page(
                 "() => { const i = document.getElementById('cited-image');"
                 " return !i.hidden && i.complete && i.naturalWidth > 0; }"
             )
-        SCREENSHOT.parent.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOT), full_page=False)
+        shot = tmp_path / "report.png"
+        page.screenshot(path=str(shot), full_page=False)
+        assert shot.read_bytes().startswith(b"\x89PNG")
         page.close()
 
 
 def test_hostile_page_text_is_shown_not_run(browser, tmp_path, wissen_home):
     from retrieval.pages import Page
-    from retrieval.sqlite_store import SQLiteStore
+    from retrieval.sqlite.store import SQLiteStore
 
     hostile = (
         '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script> '

@@ -7,7 +7,7 @@ import pytest
 from calculator.answers import format_value
 from calculator.choice import FormulaChoice, Refusal, choose_formula, presentation_for
 from calculator.evaluation import calculate
-from calculator.periods import Period
+from domain.periods import Period
 from tests.calculator_facts import contoso
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from calculator import calculate
 from calculator.errors import CalculationError, MissingInputError
-from calculator.periods import Period
 from calculator.resolution import FactResolver
+from domain.periods import Period
 from tests.calculator_facts import contoso, fact
 
 FY = Period(2021)

@@ -19,7 +19,8 @@ from calculator.expressions import (
     references,
     unparse,
 )
-from calculator.periods import Period, PeriodRef
+from calculator.periods import PeriodRef
+from domain.periods import Period
 
 
 def test_references_and_periods():

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from calculator import calculate
 from calculator.errors import CalculationError
 from calculator.expressions import Binary, Call, Number, Reference, Unary, references
-from calculator.periods import Period, PeriodRef
+from calculator.periods import PeriodRef
 from calculator.resolution import FactResolver
+from domain.periods import Period
 from tests.calculator_facts import fact
 
 CONCEPTS = ["revenue", "operating_income", "cfo", "capex"]  # all USD flows

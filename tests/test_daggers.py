@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import cited_answers
 
-from citations import SliceRef, SliceResult, apply_daggers, merge_answers, split_sentences
+from citations import SliceResult, apply_daggers, merge_answers, split_sentences
 from citations.markup import DAGGER, CitedAnswer
+from domain.cells import SliceRef
 from metrics import score_daggers
 
 

@@ -11,7 +11,7 @@ from scripted_lm import ScriptedLM
 from citations.markup import CitedAnswer
 from programs.draft_checks import contradicts_itself, draft_problem
 from programs.research_program import ResearchProgram, ResearchSettings
-from retrieval.query import follow_up_query
+from retrieval.search.query import follow_up_query
 
 
 def _draft(body: str) -> CitedAnswer:
@@ -132,7 +132,7 @@ def test_a_sentence_naming_one_company_and_citing_anothers_filing_is_removed():
 
 
 def test_a_figure_the_facts_hold_is_checked_against_them():
-    from citations.daggers import SliceRef
+    from domain.cells import SliceRef
     from programs.figure_check import drop_contradicting
     from retrieval.companies import load_companies
     from signatures.synthesiser import Figure, ProbeAnswer, SliceReport

@@ -17,7 +17,7 @@ from edgar.client import EdgarClient, EdgarSettings
 from edgar.errors import EdgarInputError
 from edgar.fetch import fetch_company
 from edgar.ledger import Ledger, ledger_path_for
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 from tests.fixtures.edgar.server import ACCESSIONS, EdgarServer, archive_path
 

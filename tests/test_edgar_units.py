@@ -6,7 +6,8 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from edgar.cells import Cell, cell_from_date, filing_cell
+from edgar.cells import Placement as P
+from edgar.cells import cell_from_date, filing_cell
 from edgar.citing import printed_forms
 from edgar.documents import PAGE_TARGET_CHARS, document_pages, html_pages, table_lines
 from edgar.errors import DocumentError, EdgarInputError
@@ -38,26 +39,24 @@ def test_cells_from_report_dates(end, fye, annual, cell):
 
 def test_the_filings_own_xbrl_focus_wins_over_the_date_rule():
     # Target names the year ending February 3, 2024 "fiscal 2023"; its XBRL says so.
-    assert filing_cell(filing(report="2024-02-03"), "0203", (2023, "FY")) == Cell(2023, 4, "xbrl")
-    assert filing_cell(filing("10-Q", "2024-06-30"), "1231", (2024, "Q2")) == Cell(2024, 2, "xbrl")
+    assert filing_cell(filing(report="2024-02-03"), "0203", (2023, "FY")) == P(2023, 4, "xbrl")
+    assert filing_cell(filing("10-Q", "2024-06-30"), "1231", (2024, "Q2")) == P(2024, 2, "xbrl")
 
 
 def test_an_xbrl_focus_that_does_not_fit_the_form_or_date_is_not_used():
     assert filing_cell(filing(), "1231", (2031, "FY")).source == "report date"
-    assert filing_cell(filing("10-Q", "2024-06-30"), "1231", (2024, "FY")) == Cell(
+    assert filing_cell(filing("10-Q", "2024-06-30"), "1231", (2024, "FY")) == P(
         2024, 2, "report date"
     )
 
 
 def test_an_8k_takes_the_calendar_quarter_of_its_date():
-    assert filing_cell(filing("8-K", "2023-05-05"), "0531", None) == Cell(2023, 2, "event date")
-    assert filing_cell(filing("8-K", None, "2023-11-02"), "1231", None) == Cell(
-        2023, 4, "event date"
-    )
+    assert filing_cell(filing("8-K", "2023-05-05"), "0531", None) == P(2023, 2, "event date")
+    assert filing_cell(filing("8-K", None, "2023-11-02"), "1231", None) == P(2023, 4, "event date")
 
 
 def test_amendments_take_their_forms_cell_and_forms_are_checked():
-    assert filing_cell(filing("10-K/A"), "1231", None) == Cell(2023, 4, "report date")
+    assert filing_cell(filing("10-K/A"), "1231", None) == P(2023, 4, "report date")
     assert parse_forms(None) == ("10-K", "10-Q")
     assert parse_forms(" 10-k, 8-K,10-k ") == ("10-K", "8-K")
     with pytest.raises(EdgarInputError, match="S-1"):
@@ -181,7 +180,7 @@ COMPANYFACTS = {
 
 def test_xbrl_values_are_placed_in_the_filings_calendar():
     assert filing_focus(COMPANYFACTS, "A") == (2024, "Q2") and filing_focus(None, "A") is None
-    facts = filing_facts(COMPANYFACTS, "A", Cell(2024, 2, "xbrl"), "2024-06-30", annual=False)
+    facts = filing_facts(COMPANYFACTS, "A", P(2024, 2, "xbrl"), "2024-06-30", annual=False)
     placed = {(f.concept, f.fy, f.fq, f.duration): f.value for f in facts}
     assert placed == {
         ("total_assets", 2024, 2, "instant"): 5.0e9,
@@ -196,13 +195,13 @@ def test_a_stored_filings_cell_is_read_back_from_its_name():
     from edgar.fetch import doc_name_for, stored_cell
 
     for form, report, cell in [
-        ("10-K", "2023-12-31", Cell(2023, 4, "xbrl")),
-        ("10-Q", "2024-06-30", Cell(2024, 2, "xbrl")),
-        ("10-Q/A", "2024-06-30", Cell(2024, 2, "xbrl")),
-        ("8-K", "2024-10-24", Cell(2024, 4, "event date")),
+        ("10-K", "2023-12-31", P(2023, 4, "xbrl")),
+        ("10-Q", "2024-06-30", P(2024, 2, "xbrl")),
+        ("10-Q/A", "2024-06-30", P(2024, 2, "xbrl")),
+        ("8-K", "2024-10-24", P(2024, 4, "event date")),
     ]:
         name = doc_name_for("BRK.B", cell, filing(form, report))
-        assert stored_cell(name) == Cell(cell.fy, cell.fq, "stored"), name
+        assert stored_cell(name) == P(cell.fy, cell.fq, "stored"), name
     assert stored_cell("3M_2018_10K") is None
 
 

@@ -193,7 +193,7 @@ def test_runs_redaction_is_the_lm_rule() -> None:
 def test_dense_scores_raise_no_floating_point_warning() -> None:
     """A BLAS that leaves FP flags set makes numpy warn "overflow encountered in matmul" on
     the terminal during every search; here a real overflow stands in for the spurious one."""
-    from retrieval.search import HybridSearcher
+    from retrieval.search.hybrid import HybridSearcher
     from retrieval.store import GridFilter
 
     matrix = np.full((3, 4), 3e38, dtype=np.float32)

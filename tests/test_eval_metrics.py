@@ -22,7 +22,7 @@ from metrics import score_facts, score_slices
 from metrics.slice_match import slice_feedback_metric
 from programs.planner import SlicePlanner
 from programs.reviewer import Reviewer
-from retrieval.sample import sample_cells
+from retrieval.ingest.sample import sample_cells
 
 cells = st.tuples(st.sampled_from(["MMM", "PEP", "KO"]), st.integers(2018, 2023), st.integers(1, 4))
 cell_sets = st.lists(cells, max_size=6, unique=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from calculator_facts import contoso
 
-from calculator.periods import Period
 from calculator.tools import FactTools
-from citations.daggers import SliceRef
-from programs.probe_loop import LockedSearcher, ProbeLoop
+from domain.cells import SliceRef
+from domain.periods import Period
+from programs.locked_searcher import LockedSearcher
+from programs.probe_loop import ProbeLoop
+from retrieval.search.tools import EquitySearchTool
 from retrieval.store import GridFilter
-from retrieval.tool import EquitySearchTool
 
 
 def tools(recorded: list[str]) -> FactTools:

@@ -57,7 +57,7 @@ def test_rebuild_rereads_every_document(tmp_path, sample_store_path):
 
     copy = tmp_path / "grid.sqlite"
     shutil.copy(sample_store_path, copy)
-    from retrieval.sqlite_store import SQLiteStore
+    from retrieval.sqlite.store import SQLiteStore
 
     store = SQLiteStore(copy)
     before = store.count_facts()

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import parse_value
-from retrieval.ingest import _page_from_row
+from retrieval.ingest.pages_file import _page_from_row
 
 FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
 

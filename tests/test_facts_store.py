@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from retrieval.facts.columns import Column
-from retrieval.facts.fiscal import Period, place_columns
-from retrieval.ingest import ingest
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.facts.fiscal import ColumnPeriod, place_columns
+from retrieval.ingest.pipeline import ingest
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 
 FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
@@ -92,7 +92,7 @@ def test_reingest_rebuilds_facts(tmp_path, rows, store):
 
 
 def test_pages_and_facts_are_one_transaction(tmp_path, rows, store):
-    from retrieval.ingest import _page_from_row
+    from retrieval.ingest.pages_file import _page_from_row
 
     pages = [_page_from_row(r) for r in rows if r["doc_name"] == "3M_2018_10K"]
 
@@ -126,9 +126,9 @@ def test_balance_dates_of_a_january_fiscal_year_in_a_quarterly_report():
     cols = [Column(2023, 7, None, "July 31, 2023"), Column(2023, 1, None, "January 31, 2023"),
             Column(2022, 7, None, "July 31, 2022")]  # fmt: skip
     assert place_columns(cols, "balance", "10-Q", 2024, 2) == [
-        Period(2024, 2, "instant"),
-        Period(2023, None, "instant"),
-        Period(2023, 2, "instant"),
+        ColumnPeriod(2024, 2, "instant"),
+        ColumnPeriod(2023, None, "instant"),
+        ColumnPeriod(2023, 2, "instant"),
     ]
 
 
@@ -137,7 +137,7 @@ def test_columns_an_8k_or_a_historical_table_cannot_place():
     assert place_columns(cols, "income", "8-K", 2018, 4) is None
     assert place_columns(cols, "income", "10-K", 2023, 4) is None
     assert place_columns([Column(2023, 6, None, "June 30")], "balance", "10-Q", 2023, 2) == [
-        Period(2023, 2, "instant")
+        ColumnPeriod(2023, 2, "instant")
     ]
     assert place_columns([Column(2023, None, None, "2023")], "balance", "10-Q", 2023, 2) is None
 
@@ -146,14 +146,14 @@ def test_a_document_labelled_a_year_behind_its_columns_is_placed_by_them():
     # Labelled FY2022 Q2, printing June 2023 beside June 2022: FY2023 Q2 and FY2022 Q2.
     cols = [Column(2023, 6, "quarter", "June 2, 2023"), Column(2022, 6, "quarter", "June 3, 2022")]
     assert place_columns(cols, "income", "10-Q", 2022, 2) == [
-        Period(2023, 2, "quarter"),
-        Period(2022, 2, "quarter"),
+        ColumnPeriod(2023, 2, "quarter"),
+        ColumnPeriod(2022, 2, "quarter"),
     ]
     # A January year-end: the FY2024 Q1 report's columns end in calendar 2023 and 2022.
     cols = [Column(2023, 4, "quarter", "April 30, 2023"), Column(2022, 4, "quarter", "2022")]
     assert place_columns(cols, "income", "10-Q", 2024, 1) == [
-        Period(2024, 1, "quarter"),
-        Period(2023, 1, "quarter"),
+        ColumnPeriod(2024, 1, "quarter"),
+        ColumnPeriod(2023, 1, "quarter"),
     ]
 
 
@@ -161,6 +161,6 @@ def test_a_53_week_year_ending_in_january_keeps_its_label():
     # Kraft Heinz's FY2015 ended on January 3, 2016.
     cols = [Column(2016, 1, None, "January 3, 2016"), Column(2014, 12, None, "December 28, 2014")]
     assert place_columns(cols, "balance", "10-K", 2015, 4) == [
-        Period(2015, None, "instant"),
-        Period(2014, None, "instant"),
+        ColumnPeriod(2015, None, "instant"),
+        ColumnPeriod(2014, None, "instant"),
     ]

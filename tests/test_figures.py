@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 from programs.figures import Figures, asks_to_choose
 from retrieval.store import GridFilter
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrieval.companies import load_companies
-from retrieval.filenames import parse_doc_name
+from retrieval.ingest.filenames import parse_doc_name
 from retrieval.pages import doc_label, normalise_doc_type, page_uid
 
 COMPANIES = load_companies()

@@ -7,7 +7,7 @@ import pytest
 from dspy.utils import DummyLM
 
 from calculator import calculate
-from calculator.periods import Period
+from domain.periods import Period
 from programs.formula import FormulaChooser, clean_formula
 from tests.calculator_facts import contoso
 

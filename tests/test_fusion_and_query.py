@@ -1,9 +1,9 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.fusion import reciprocal_rank_fusion
-from retrieval.periods import parse_fq, parse_fy
-from retrieval.query import prepare_query
+from domain.periods import parse_fq, parse_fy
+from retrieval.search.fusion import reciprocal_rank_fusion
+from retrieval.search.query import prepare_query
 
 rankings = st.lists(st.lists(st.integers(0, 30), unique=True, max_size=15), min_size=1, max_size=3)
 

@@ -15,9 +15,9 @@ import lm.language_models as language_models
 from citations.markup import CitedAnswer, parse_cited_answer
 from cli.app import app
 from cli.errors import EXIT_BAD_INPUT, EXIT_FAILED, run_guarded
-from programs.probe_loop import evidence_text
+from programs.evidence_text import evidence_text
 from programs.question import MAX_QUESTION_CHARS
-from retrieval.search import Hit, HybridSearcher
+from retrieval.search.hybrid import Hit, HybridSearcher
 
 runner = CliRunner()
 INJECTION = (

@@ -7,9 +7,9 @@ import shutil
 import pymupdf
 import pytest
 
-from retrieval.ingest import ingest
+from retrieval.ingest.pipeline import ingest
 from retrieval.pages import page_uid
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.sqlite.store import SQLiteStore
 
 
 @pytest.fixture

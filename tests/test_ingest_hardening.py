@@ -20,8 +20,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from retrieval.ingest import MAX_PAGE_CHARS, IngestReport, ingest, jsonl_documents
-from retrieval.sqlite_store import NotAGridStore, SQLiteStore
+from retrieval.ingest.pages_file import jsonl_documents
+from retrieval.ingest.pipeline import MAX_PAGE_CHARS, ingest
+from retrieval.ingest.report import IngestReport
+from retrieval.sqlite.store import NotAGridStore, SQLiteStore
 from retrieval.store import GridFilter
 
 runner = CliRunner()

@@ -1,20 +1,23 @@
-"""`research ingest FOLDER` accounts for every file: any-case .pdf, unreadable, unnamed.
+"""`research ingest FOLDER` accounts for every file: any-case .pdf, unreadable, unnamed;
+and its progress bar knows how many documents there are (a folder's, a pages file's).
 
 The company map and filings here are made up (ACME); the PDFs are written by PyMuPDF.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
 import pymupdf
+import pytest
 from typer.testing import CliRunner
 from unprivileged import run_unprivileged
 
 from cli.app import app
-from retrieval.ingest import count_documents, ingest
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.ingest.pipeline import ingest
+from retrieval.sqlite.store import SQLiteStore
 
 runner = CliRunner()
 ESCAPE = "\x1b[2J\x1b[31m"  # clear the screen, then print in red
@@ -39,9 +42,10 @@ def test_pdf_extension_matches_in_any_case(tmp_path):
     _write_pdf(folder / "ACME_2017_10K.PDF")
     _write_pdf(folder / "older" / "ACME_2016_10K.Pdf")
     _write_pdf(folder / "ACME_2018_10K.pdf")
-    assert count_documents(folder) == 3
     store = SQLiteStore(tmp_path / "g.sqlite")
-    report = ingest(folder, store, str(_companies(tmp_path)))
+    totals: list[int] = []
+    report = ingest(folder, store, str(_companies(tmp_path)), on_total=totals.append)
+    assert totals == [3]
     assert (report.documents, report.skipped) == (3, [])
     assert {c.fy for c in store.cells()} == {2016, 2017, 2018}
     store.close()
@@ -96,3 +100,53 @@ def _unreadable_files_and_folders_are_reported(folder: Path) -> None:
 
 def test_unreadable_files_and_folders_are_reported_not_passed_over():
     run_unprivileged(_unreadable_files_and_folders_are_reported)
+
+
+def _pages_file(path: Path, docs: list[str], interleaved: bool = False) -> Path:
+    rows = [
+        {
+            "doc_name": doc,
+            "company": "3M",
+            "ticker": "MMM",
+            "doc_type": "10K",
+            "doc_period": int(doc.split("_")[1]),
+            "page_num": page,
+            "text": f"{doc} page {page}: capital expenditures",
+        }
+        for page in range(2)
+        for doc in docs
+    ]
+    if not interleaved:
+        rows.sort(key=lambda r: r["doc_name"])
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(r) + "\n" for r in rows)
+    return path
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_pages_file_gives_its_document_total_before_the_first_document(tmp_path, interleaved):
+    docs = ["3M_2018_10K", "3M_2019_10K", "3M_2020_10K"]
+    path = _pages_file(tmp_path / "pages.jsonl.gz", docs, interleaved)
+    events: list[object] = []
+    store = SQLiteStore(tmp_path / "g.sqlite")
+    report = ingest(
+        path,
+        store,
+        on_total=lambda n: events.append(("total", n)),
+        on_document=lambda doc: events.append(doc.name),
+    )
+    store.close()
+    assert report.documents == 3
+    assert events[0] == ("total", 3) and sorted(events[1:]) == docs
+
+
+def test_ingest_progress_shows_the_total_of_a_pages_file(tmp_path):
+    """It showed ``3/?``: the total of a pages file was never given to the bar."""
+    docs = ["3M_2018_10K", "3M_2019_10K", "3M_2020_10K"]
+    path = _pages_file(tmp_path / "pages.jsonl.gz", docs)
+    result = runner.invoke(
+        app, ["ingest", str(path), "--store", str(tmp_path / "g.sqlite"), "--embed", "skip"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "ingesting documents" in result.stderr
+    assert "3/3" in result.stderr and "/?" not in result.stderr

@@ -3,15 +3,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.passages import (
-    GAP,
-    _parts,
-    _Selection,
-    page_rows,
-    query_stems,
-    select_passage,
-)
-from retrieval.rerank import best_window_coverage, term_positions
+from retrieval.search.passages import select_passage
+from retrieval.search.rerank import best_window_coverage, term_positions
+from retrieval.search.rows import page_rows, query_stems
+from retrieval.search.selection import GAP, _parts, _Selection
 from retrieval.store import GridFilter
 
 # A made-up company's statement page, laid out as PyMuPDF prints one: the label on its

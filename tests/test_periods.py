@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.periods import parse_cell, read_periods
+from domain.periods import parse_cell, read_periods
 
 ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 QUARTER_END = {1: "March 31", 2: "June 30", 3: "September 30", 4: "December 31"}

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
-from citations.daggers import SliceRef
+from domain.cells import SliceRef
 from programs.errors import PlanningError
 from programs.planner import SlicePlanner
 from programs.planning_rules import (

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval.postgres_bm25 import _summed_by_page, lexemes_of
+from retrieval.postgres.bm25 import _summed_by_page, lexemes_of
 
 postings = st.lists(
     st.tuples(st.integers(1, 3_000_000), st.integers(1, 50).map(lambda n: n / 8)),

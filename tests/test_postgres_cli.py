@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from programs.research_program import ResearchProgram, ResearchSettings
-from retrieval.grid_copy import copy_grid, document_names
-from retrieval.postgres_store import PostgresStore
-from retrieval.search import HybridSearcher
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.ingest.grid_copy import copy_grid, document_names
+from retrieval.postgres.store import PostgresStore
+from retrieval.search.hybrid import HybridSearcher
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 
 pytest_plugins = ("postgres_server",)
@@ -118,7 +118,7 @@ def test_a_server_stopped_mid_run_stops_the_program_with_a_store_fault(
     """The first probe finishes; the server stops; the next search raises a store fault,
     which stops the program (the run service marks the run failed and resumable), instead
     of probes spending rounds on failing searches and closing under daggers."""
-    from retrieval.tool import StoreFault
+    from retrieval.search.tools import StoreFault
 
     store = PostgresStore(private_postgres.uri)
     copy_grid(

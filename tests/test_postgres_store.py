@@ -11,15 +11,15 @@ import pytest
 from postgres_server import fresh_database, with_database, with_user
 from test_store_contract import make_pages
 
-from retrieval import postgres_schema
 from retrieval.open_store import open_store, store_location
-from retrieval.postgres_errors import (
+from retrieval.postgres import schema as postgres_schema
+from retrieval.postgres.errors import (
     StoreConfigurationError,
     StoreUnavailable,
     redact,
     translate,
 )
-from retrieval.postgres_store import PostgresStore
+from retrieval.postgres.store import PostgresStore
 from retrieval.store import GridFilter
 
 pytest_plugins = ("postgres_server",)

@@ -15,7 +15,7 @@ from pathlib import Path
 from unprivileged import run_unprivileged
 
 from retrieval.pages import Page
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from benchmarks.retrieval import load_cases, load_splits
 from retrieval.pages import Page
-from retrieval.query import drop_instructions, prepare_query
-from retrieval.rerank import (
+from retrieval.search.hybrid import HybridSearcher, SearchSettings
+from retrieval.search.query import drop_instructions, prepare_query
+from retrieval.search.rerank import (
     RerankWeights,
     _page_shape,
     _pairs,
@@ -20,7 +21,6 @@ from retrieval.rerank import (
     term_positions,
     title_zone,
 )
-from retrieval.search import HybridSearcher, SearchSettings
 from retrieval.store import GridFilter
 
 STATEMENT = (

@@ -20,8 +20,8 @@ from programs.observations import (
     trajectory_view,
 )
 from programs.researcher import READ_TOOL_NAME, Researcher
+from retrieval.search.tools import EquitySearchTool
 from retrieval.store import GridFilter
-from retrieval.tool import EquitySearchTool
 
 MARKS = {"0a1b2c3d4e5f": "[3]", "1b2c3d4e5f60": "[4]"}.get
 

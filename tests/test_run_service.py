@@ -12,8 +12,9 @@ from run_scripted_ask import QUESTION, install_scripted_lm
 from programs.events import ResearchEvent
 from runs.errors import BadRunRequest, RunAlreadyComplete, UnknownRun
 from runs.events import EventLog, event_dict
+from runs.handles import active_run, start_run
 from runs.run_dir import COMPLETED, FAILED, RunDir, list_runs
-from runs.service import ResearchRequest, active_run, prepare_run, start_run
+from runs.service import ResearchRequest, prepare_run
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def install_lm(monkeypatch):
 
 def request(store, **changes) -> ResearchRequest:
     options = {"question": QUESTION, "store": store, "max_probes": 2, "track": False}
-    return ResearchRequest(**{**options, **changes})
+    return ResearchRequest.of(**{**options, **changes})
 
 
 def test_a_background_run_streams_its_events_and_ends_completed(
@@ -83,7 +84,7 @@ def test_resuming_a_completed_run_returns_its_report(install_lm, wissen_home, sa
     first = prepare_run(request(sample_store_path)).execute()
     lm = install_lm()
     with pytest.raises(RunAlreadyComplete) as done:
-        start_run(ResearchRequest(resume=first.run_id, track=False))
+        start_run(ResearchRequest.of(resume=first.run_id, track=False))
     assert done.value.run.report() == first.report and lm.total_calls == 0
 
 

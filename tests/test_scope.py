@@ -1,8 +1,8 @@
 """Soft scoping of unfiltered searches by the company and year a query names."""
 
 from retrieval.companies import load_companies
-from retrieval.scope import infer_scope, mentioned_tickers, mentioned_years
-from retrieval.search import HybridSearcher, SearchSettings
+from retrieval.search.hybrid import HybridSearcher, SearchSettings
+from retrieval.search.scope import infer_scope, mentioned_tickers, mentioned_years
 from retrieval.store import GridCell, GridFilter
 
 COMPANIES = load_companies()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from retrieval.search import HybridSearcher, SearchSettings, with_snippets
+from retrieval.search.hybrid import HybridSearcher, SearchSettings, with_snippets
 from retrieval.store import GridFilter
 
 CAPEX_3M = (
@@ -69,7 +69,7 @@ def test_locked_company_name_and_ticker_leave_the_terms(searcher):
 
 
 def test_boilerplate_pages_are_recognised_and_statements_are_not():
-    from retrieval.rerank import _is_boilerplate
+    from retrieval.search.rerank import _is_boilerplate
 
     contents = "table of contents part i " + " ".join(f"item {n}. x 12" for n in range(1, 10))
     index = (
@@ -87,7 +87,7 @@ def test_boilerplate_pages_are_recognised_and_statements_are_not():
 
 
 def test_statement_heading_is_found_when_pdf_text_splits_words():
-    from retrieval.rerank import _heading_score
+    from retrieval.search.rerank import _heading_score
 
     headings = ("statements of cash flows", "statement of cash flows")
     assert _heading_score("3m company consolidated statement of cash flow s years", headings)

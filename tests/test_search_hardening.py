@@ -30,27 +30,22 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app
-from retrieval.embedding_job import embed_missing, invalid_vectors
-from retrieval.embeddings import MiniLMEmbedder, model_dim, unusable_rows
+from retrieval.ingest.embedding_job import embed_missing, invalid_vectors
+from retrieval.ingest.vectors_file import read_vectors_file
 from retrieval.pages import Page
-from retrieval.passages import (
+from retrieval.search.embeddings import MiniLMEmbedder, model_dim, unusable_rows
+from retrieval.search.hybrid import HybridSearcher, SearchSettings
+from retrieval.search.passages import (
     Passage,
-    _fill_top,
-    _options,
     _render,
     _row_scores,
-    _row_stems,
-    _Selection,
     _term_weights,
-    _title,
-    page_rows,
-    query_stems,
     select_passage,
 )
-from retrieval.search import HybridSearcher, SearchSettings
-from retrieval.sqlite_store import SQLiteStore, text_hash
-from retrieval.text import clean_page_text, snippet
-from retrieval.vectors_file import read_vectors_file
+from retrieval.search.rows import _options, _row_stems, _title, page_rows, query_stems
+from retrieval.search.selection import _fill_top, _Selection
+from retrieval.search.text import clean_page_text, snippet
+from retrieval.sqlite.store import SQLiteStore, text_hash
 
 pytest_plugins = ("postgres_server",)
 runner = CliRunner()
@@ -183,7 +178,7 @@ def test_snippets_are_exactly_those_of_the_plain_loop(lines, terms, width):
 
 def test_real_pages_give_the_same_passages_as_the_plain_loops():
     """The bundled sample's pages, a few hundred of them, with analysts' queries."""
-    from retrieval.sample import SAMPLE_PAGES
+    from retrieval.ingest.sample import SAMPLE_PAGES
 
     with gzip.open(SAMPLE_PAGES, "rt", encoding="utf-8") as handle:
         texts = [json.loads(line)["text"] for _, line in zip(range(300), handle, strict=False)]
@@ -508,7 +503,7 @@ def test_research_embed_remakes_unusable_vectors(damaged_store):
 
 def test_embed_repairs_an_all_zero_vector_in_postgresql(postgres_uri):
     """pgvector refuses NaN and infinity itself, not a vector of zeros (cosine NaN)."""
-    from retrieval.postgres_store import PostgresStore
+    from retrieval.postgres.store import PostgresStore
 
     store = PostgresStore(postgres_uri)
     try:

@@ -176,7 +176,7 @@ def test_stopping_the_server_with_a_run_in_flight_kills_its_mlflow_run(
     process would exit under them); with grace it stops by itself at its next event.
     Either way MLflow reads KILLED with no trace left IN_PROGRESS, the run directory reads
     interrupted, and a later server resumes it."""
-    from runs.service import active_run
+    from runs.handles import active_run
 
     composing, release = threading.Event(), threading.Event()
 
@@ -231,7 +231,7 @@ def test_ctrl_c_does_not_wait_for_a_run_a_browser_follows(
     import uvicorn
 
     from cli.serve_command import run_stopping_server
-    from runs.service import active_run
+    from runs.handles import active_run
     from web.app import create_app
 
     composing, release = threading.Event(), threading.Event()

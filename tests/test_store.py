@@ -4,7 +4,7 @@ tests/test_store_contract.py."""
 import sqlite3
 
 from retrieval.pages import Page
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 
 

@@ -56,11 +56,11 @@ def make_fact(page: Page, label: str, value: float, concept: str | None = None) 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request, tmp_path):
     if request.param == "sqlite":
-        from retrieval.sqlite_store import SQLiteStore
+        from retrieval.sqlite.store import SQLiteStore
 
         s = SQLiteStore(tmp_path / "g.sqlite")
     else:
-        from retrieval.postgres_store import PostgresStore
+        from retrieval.postgres.store import PostgresStore
 
         s = PostgresStore(request.getfixturevalue("postgres_uri"))
     yield s

@@ -4,7 +4,7 @@ Before, a PostgreSQL server that stopped in the middle of ``research ask`` reach
 as an error string in its tool results: the probe spent five rounds and thirty LM calls on
 searches that could not succeed, closed with "draft cites no retrieved page", and the run
 was marked completed with exit 0, so ``--resume`` refused to retry it. Now the search tool
-raises :class:`retrieval.tool.StoreFault`, which no ``except Exception`` backstop swallows;
+raises :class:`retrieval.search.tools.StoreFault`, which no ``except Exception`` backstop swallows;
 the run is marked ``failed`` with the server's reason, the finished probes stay in its
 checkpoint, and ``research ask --resume RUN_ID`` completes it once the store is back.
 
@@ -30,9 +30,9 @@ from typer.testing import CliRunner
 import retrieval.open_store
 from cli.app import app
 from programs.researcher import Researcher
-from retrieval.postgres_errors import StoreUnavailable, store_fault_message
+from retrieval.postgres.errors import StoreUnavailable, store_fault_message
+from retrieval.search.tools import EquitySearchTool, StoreFault
 from retrieval.store import GridFilter
-from retrieval.tool import EquitySearchTool, StoreFault
 
 if TYPE_CHECKING:
     from postgres_server import EmbeddedServer
@@ -267,8 +267,8 @@ def test_an_embedded_postgresql_server_stopped_mid_ask(
     private_postgres, sample_store, wissen_home, monkeypatch
 ):
     import lm.language_models as language_models
-    from retrieval.grid_copy import copy_grid, document_names
-    from retrieval.postgres_store import PostgresStore
+    from retrieval.ingest.grid_copy import copy_grid, document_names
+    from retrieval.postgres.store import PostgresStore
 
     uri = private_postgres.uri
     grid = PostgresStore(uri)
@@ -323,12 +323,13 @@ def test_resuming_a_run_on_a_password_protected_store_asks_for_the_address_again
 
     stored = "postgresql://ana:***@db:5432/grid"
     given = "postgresql://ana:hunter2@db:5432/grid"
-    assert resumed_store(stored, given, "run-1") == given  # --store or $WISSEN_STORE
+    assert resumed_store(stored, given, "run-1").address == given  # --store or $WISSEN_STORE
     with pytest.raises(BadRunRequest, match="held a password, never stored"):
         resumed_store(stored, None, "run-1")
     with pytest.raises(BadRunRequest, match="names another"):
         resumed_store(stored, "postgresql://ana:hunter2@elsewhere/grid", "run-1")
-    assert resumed_store("/data/grid.sqlite", "/other.sqlite", "run-1") == "/data/grid.sqlite"
+    kept = resumed_store("/data/grid.sqlite", "/other.sqlite", "run-1")
+    assert str(kept) == "/data/grid.sqlite"
 
 
 def test_a_store_fault_in_any_command_is_one_line_and_exit_1(monkeypatch, capsys):

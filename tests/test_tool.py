@@ -2,8 +2,8 @@
 
 import inspect
 
+from retrieval.search.tools import MAX_K, EquitySearchTool
 from retrieval.store import GridFilter
-from retrieval.tool import MAX_K, EquitySearchTool
 
 
 def test_locked_fields_override_what_the_model_asks_for(searcher):

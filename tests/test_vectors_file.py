@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from retrieval.ingest import ingest
-from retrieval.sqlite_store import SQLiteStore, text_hash
-from retrieval.vectors_file import read_vectors_file, vectors_beside
+from retrieval.ingest.pipeline import ingest
+from retrieval.ingest.vectors_file import read_vectors_file, vectors_beside
+from retrieval.sqlite.store import SQLiteStore, text_hash
 
 MODEL = "all-MiniLM-L6-v2-onnx-int8"
 FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
@@ -81,7 +81,7 @@ def test_a_vectors_file_beside_the_pages_is_found(tmp_path, pages_file):
 
 
 def test_the_samples_own_layout_reads_too():
-    from retrieval.sample import SAMPLE_VECTORS
+    from retrieval.ingest.sample import SAMPLE_VECTORS
 
     shipped = read_vectors_file(SAMPLE_VECTORS)
     assert len(shipped) > 1000 and shipped.model_id == MODEL

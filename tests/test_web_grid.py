@@ -6,10 +6,10 @@ import pymupdf
 import pytest
 from web_helpers import HOSTILE, client
 
-from retrieval.ingest import ingest
+from retrieval.ingest.pipeline import ingest
 from retrieval.pages import Page
-from retrieval.search import HybridSearcher
-from retrieval.sqlite_store import SQLiteStore
+from retrieval.search.hybrid import HybridSearcher
+from retrieval.sqlite.store import SQLiteStore
 from retrieval.store import GridFilter
 from web.settings import WebSettings
 

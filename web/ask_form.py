@@ -1,7 +1,8 @@
 """The Ask form: the options of ``research ask`` a browser may set, checked before a run starts.
 
 A browser gets ``research ask``'s research options (model, probes, rounds, compiled
-program) but no option that names a file: a compiled program is chosen from those saved
+program; defaults and bounds from :class:`~runs.settings.RunSettings`) but no option that
+names a file: a compiled program is chosen from those saved
 under ``optimised/``, by name, and a model is a provider model string or the bundled model,
 never a GGUF path. The question gets the CLI's own checks when the run starts.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runs.program_choice import OPTIMISED_DIR, SHIPPED
+from runs.settings import field_bounds, field_default
 
 MODEL_RE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.:@/-]{1,160}")
 PROGRAM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -28,8 +30,8 @@ class AskForm:
     question: str = ""
     lm: str | None = None
     program: str | None = None
-    max_probes: int = 5
-    max_rounds: int = 5
+    max_probes: int = field_default("max_probes")
+    max_rounds: int = field_default("max_rounds")
 
 
 def compiled_programs(root: Path = OPTIMISED_DIR) -> list[str]:
@@ -70,9 +72,12 @@ def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
         raise AskRefused("the question is far too long: ask one focused question")
 
     def bounded(name: str) -> int:
-        raw = (fields.get(name) or "5").strip()
-        if not raw.isdigit() or not 1 <= int(raw) <= 5:
-            raise AskRefused(f"{name.replace('max_', '')} must be a whole number from 1 to 5")
+        raw = (fields.get(name) or str(field_default(name))).strip()
+        low, high = field_bounds(name)
+        if not raw.isdigit() or not low <= int(raw) <= high:
+            raise AskRefused(
+                f"{name.replace('max_', '')} must be a whole number from {low} to {high}"
+            )
         return int(raw)
 
     program = (fields.get("program") or "").strip() or None

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from retrieval.companies import load_companies
-from retrieval.filenames import parse_doc_name
+from retrieval.ingest.filenames import parse_doc_name
 from retrieval.pages import Page
 
 logger = logging.getLogger(__name__)

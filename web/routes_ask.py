@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 
 from runs.program_choice import SHIPPED, choose_program
+from runs.settings import field_bounds
 from web.ask_form import AskForm, AskRefused, compiled_programs, parse_form
 from web.event_stream import event_stream, last_event_id
 from web.rendering import render, wants_html
@@ -54,6 +55,7 @@ def _ask_page(request: Request, form: AskForm, error: str | None = None, status:
         default_program=choose_program(None).label,
         default_model=control.default_model,
         limit=control.limit,
+        bounds={name: field_bounds(name) for name in ("max_probes", "max_rounds")},
     )
 
 

@@ -12,10 +12,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from retrieval.browse import BrowseError
 from retrieval.pages import Page
-from retrieval.search import Hit
+from retrieval.search.hybrid import Hit
 from web.figures import MAX_FIGURE_CHARS, MAX_QUOTE_CHARS, find_marks, segments
-from web.grid_view import MAX_HITS, SearchError, SearchRequest
+from web.grid_view import MAX_HITS, SearchRequest
 from web.rendering import render
 from web.settings import MAX_QUERY_CHARS
 
@@ -66,7 +67,7 @@ def grid_page(
     if q.strip():
         try:
             hits = request.app.state.grid.search(search)
-        except SearchError as exc:
+        except BrowseError as exc:
             error = str(exc)
     return render(
         request,
@@ -93,7 +94,7 @@ def search_api(
     search = SearchRequest(q, _blank(ticker), _blank(fy), _blank(fq), _blank(doc_type), k)
     try:
         hits = request.app.state.grid.search(search)
-    except SearchError as exc:
+    except BrowseError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     return {"hits": [_hit_json(h) for h in hits]}
 

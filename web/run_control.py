@@ -1,6 +1,6 @@
 """The web app's side of the run service: start, resume and follow runs, a few at a time.
 
-Runs are started with ``runs.service.start_run``, the call ``research ask`` makes, on a
+Runs are started with ``runs.handles.start_run`` (``research ask`` prepares the same way), on a
 background thread of the server process: a browser that closes its tab, or reloads, leaves
 the run going. Each run researches with the CLI's bounds (``concurrency`` workers for its
 slices and probes, ``research ask``'s default 8); at most ``max_runs`` go at once (one by
@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from retrieval.store_location import StoreLocation
+from runs.settings import field_default
 from web.ask_form import AskForm, AskRefused, program_path
 from web.event_stream import EventBatch
 
 logger = logging.getLogger(__name__)
 
 #: ``research ask --concurrency``'s default: workers per run for its slices and probes.
-CLI_CONCURRENCY = 8
+CLI_CONCURRENCY: int = field_default("concurrency")
 #: Seconds a stopping server gives its runs to stop by themselves (at their next event)
 #: before recording them stopped: an LM call in progress is not waited for.
 STOP_GRACE_SECONDS = 2.0
@@ -49,7 +50,7 @@ class RunControl:
 
     def __init__(
         self,
-        store: str | Path | None,
+        store: StoreLocation | str | Path | None,
         max_runs: int = 1,
         concurrency: int = CLI_CONCURRENCY,
         track: bool = True,
@@ -76,7 +77,8 @@ class RunControl:
 
     def _start(self, **request) -> str:
         """Start a run (errors of the run service pass through, before any LM call)."""
-        from runs.service import ResearchRequest, start_run
+        from runs.handles import start_run
+        from runs.service import ResearchRequest
 
         with self._lock:  # the count and the start together: no two Asks take the last slot
             if self._closed:
@@ -87,8 +89,11 @@ class RunControl:
                     f"{'is' if going == 1 else 'are'} going (research serve --max-runs): "
                     "ask again when one has finished"
                 )
-            base = ResearchRequest(store=self.store, concurrency=self.concurrency, track=self.track)
-            handle = start_run(replace(base, **request))
+            handle = start_run(
+                ResearchRequest.of(
+                    store=self.store, concurrency=self.concurrency, track=self.track, **request
+                )
+            )
             self._handles[handle.run_id] = handle
             return handle.run_id
 
@@ -150,7 +155,7 @@ class RunControl:
         ended, its event stream closed. Starts nothing afterwards. Returns the ids of the
         runs it stopped (none on a second call; not those that finished meanwhile).
         """
-        from runs.service import stop_runs
+        from runs.handles import stop_runs
 
         with self._lock:
             if self._closed:

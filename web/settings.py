@@ -12,6 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from retrieval.store_location import StoreLocation
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: Forms and JSON bodies are small: a question is at most 2,000 characters.
@@ -44,7 +46,7 @@ class WebSettings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     token: str | None = None
-    store: str | Path | None = None
+    store: StoreLocation | None = None  # a path or address given here is parsed once
     pdf_dirs: tuple[Path, ...] = field(default_factory=tuple)
     max_body_bytes: int = MAX_BODY_BYTES
     mlflow_ui: str = "http://127.0.0.1:5000"
@@ -53,6 +55,8 @@ class WebSettings:
     track: bool = True
 
     def __post_init__(self) -> None:
+        if self.store is not None and not isinstance(self.store, StoreLocation):
+            object.__setattr__(self, "store", StoreLocation.parse(self.store))
         if not is_loopback(self.host) and not self.token:
             raise ValueError(
                 f"binding to {self.host} exposes the app beyond this machine: an access token "

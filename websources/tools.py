@@ -1,5 +1,5 @@
 """``wissen_read_url`` and ``wissen_news_search``: the web sources in the shape of the
-agents' tools (``retrieval.tool``): plain functions with a docstring a model reads, that
+agents' tools (``retrieval.search.tools``): plain functions with a docstring a model reads, that
 return compact dicts or a refusal sentence and never raise.
 
 Not wired into any agent: the Researcher's tools stay the filing grid's until someone
@@ -21,7 +21,7 @@ from websources.read import read_url
 from websources.records import NewsItem, WebDocument
 from websources.settings import WebSettings
 
-#: A page's text as a tool returns it, at most (``retrieval.tool.MAX_PAGE_CHARS``).
+#: A page's text as a tool returns it, at most (``retrieval.search.tools.MAX_PAGE_CHARS``).
 MAX_TEXT_CHARS = 8000
 
 

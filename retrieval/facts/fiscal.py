@@ -21,7 +21,9 @@ QUARTERLY_DOC_TYPES = ("10-Q", "EARNINGS")
 
 
 @dataclass(frozen=True)
-class Period:
+class ColumnPeriod:
+    """The fiscal period a statement column reports, with its duration."""
+
     fy: int
     fq: int | None  # None: the full fiscal year, or its year-end date on a balance sheet
     duration: str  # "year" | "quarter" | "ytd" | "instant"
@@ -29,7 +31,7 @@ class Period:
 
 def place_columns(
     cols: list[Column], statement: str, doc_type: str, doc_fy: int, doc_fq: int
-) -> list[Period] | None:
+) -> list[ColumnPeriod] | None:
     """The fiscal period of each column, or None when the document cannot anchor them.
 
     8-Ks are not placed: what period an 8-K's tables cover is not in its grid cell.
@@ -59,13 +61,13 @@ def place_columns(
         if annual:
             if duration != "year":
                 return None  # quarterly columns in an annual report: not placed
-            periods.append(Period(fy, None, "year"))
+            periods.append(ColumnPeriod(fy, None, "year"))
         elif duration == "quarter":
-            periods.append(Period(fy, doc_fq, "quarter"))
+            periods.append(ColumnPeriod(fy, doc_fq, "quarter"))
         elif duration == "ytd" and doc_fq != 4:
-            periods.append(Period(fy, doc_fq, "ytd"))
+            periods.append(ColumnPeriod(fy, doc_fq, "ytd"))
         else:  # twelve months, or year to date at the fourth quarter
-            periods.append(Period(fy, None, "year"))
+            periods.append(ColumnPeriod(fy, None, "year"))
     return periods
 
 
@@ -81,10 +83,12 @@ def _years_back(col: Column, anchor: Column) -> int:
     return round((_month_index(anchor) - _month_index(col)) / 12)
 
 
-def _instants(cols: list[Column], annual: bool, doc_fy: int, doc_fq: int) -> list[Period] | None:
+def _instants(
+    cols: list[Column], annual: bool, doc_fy: int, doc_fq: int
+) -> list[ColumnPeriod] | None:
     if annual:
         anchor = max(cols, key=_month_index)
-        return [Period(doc_fy - _years_back(c, anchor), None, "instant") for c in cols]
+        return [ColumnPeriod(doc_fy - _years_back(c, anchor), None, "instant") for c in cols]
     if any(c.month is None for c in cols):
         return None  # a quarter-end beside a year-end cannot be told apart without months
     anchor = max(c.year * 12 + (c.month or 0) for c in cols)
@@ -94,5 +98,5 @@ def _instants(cols: list[Column], annual: bool, doc_fy: int, doc_fq: int) -> lis
         quarters_back = round((anchor - (col.year * 12 + (col.month or 0))) / 3)
         index = anchor_index - quarters_back
         fy, fq = divmod(index, 4)
-        periods.append(Period(fy, None if fq == 3 else fq + 1, "instant"))
+        periods.append(ColumnPeriod(fy, None if fq == 3 else fq + 1, "instant"))
     return periods

@@ -1,0 +1,26 @@
+"""Research notes: one ticker in, a cited note out, built by code rather than by a model.
+
+``research note TICKER`` turns what the grid holds (statement facts, the latest 10-K's
+business and risk-factor pages) and what the configured providers return (prices, news)
+into sections of sentences, each citing the filing page, price series or web document it
+rests on, with one Sources list numbered across those kinds. Numbers come from the
+calculator and the facts, never from a language model, so a note can be checked figure by
+figure against the facts it cites. A section whose source is not configured is one line.
+"""
+
+from notes.compose import NoteError, build_note
+from notes.model import CitedSentence, ResearchNote, Section
+from notes.outside import OutsideSources
+from notes.sources import PriceCitation, SourceBook, WebCitation
+
+__all__ = [
+    "CitedSentence",
+    "NoteError",
+    "OutsideSources",
+    "PriceCitation",
+    "ResearchNote",
+    "Section",
+    "SourceBook",
+    "WebCitation",
+    "build_note",
+]

@@ -1,0 +1,95 @@
+"""A researcher's draft, read and verified against the pages its probe retrieved.
+
+Lines pasted from the tool results are dropped (``programs.quotes``), hit numbers are
+resolved to the pages they were handed out for, fabricated citations are removed and
+counted, footnotes are rewritten from the grid's own record of each page, a sentence left
+uncited gets the retrieved page that holds its numbers and words, and one that states a
+number no retrieved page holds goes (``programs.attribution``): what leaves here carries
+only real, correctly labelled citations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citations.hit_numbers import NumberedDraft, has_hit_marks, parse_numbered_answer
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, parse_cited_answer
+from citations.verification import verify_answer
+from programs.attribution import attribute_uncited, drop_uncited_numbers
+from programs.quotes import drop_copied_lines
+from retrieval.search.hybrid import Hit
+from retrieval.search.tools import EquitySearchTool
+
+
+def citation_of(hit: Hit) -> Citation:
+    return Citation(
+        uid=hit.uid, doc_label=hit.doc_label, page_index=hit.page_index, page_id=hit.page_id
+    )
+
+
+def parse_or_empty(markdown: str) -> CitedAnswer:
+    try:
+        return parse_cited_answer(markdown)
+    except Exception:  # a malformed footnote must not lose the prose
+        return CitedAnswer(body=markdown)
+
+
+def read_draft(
+    markdown: str, tool: EquitySearchTool, citations: dict[str, Citation] | None = None
+) -> NumberedDraft:
+    """A researcher's draft as a cited answer: hit numbers (``[3]``) resolved to the pages
+    ``tool`` handed out under them, or, for a draft written under the full protocol
+    (superscripts and a Sources block), that protocol read as it stands. ``citations``
+    (uid -> how to cite it) saves rebuilding them when the caller has them already."""
+    if has_hit_marks(markdown):
+        if citations is None:
+            citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
+        pages = {n: citations[uid] for uid, n in tool.numbers.items()}
+        return parse_numbered_answer(markdown, pages)
+    return NumberedDraft(parse_or_empty(markdown))
+
+
+def canonical_footnotes(answer: CitedAnswer, pages: dict[str, Hit]) -> CitedAnswer:
+    """Rewrite each footnote from the grid's record of its uid (labels and pages LLMs garble)."""
+    footnotes = [
+        Footnote(number=f.number, citation=citation_of(pages[f.citation.uid]))
+        if f.citation.uid in pages
+        else f
+        for f in answer.references.footnotes
+    ]
+    return answer.model_copy(update={"references": ReferenceList(footnotes=footnotes)})
+
+
+@dataclass
+class VerifiedDraft:
+    """A draft after code's checks, and what each check changed."""
+
+    answer: CitedAnswer
+    #: Hit numbers never handed out, and (under the full protocol) uids never retrieved.
+    fabricated: list[str]
+    dangling_markers: list[int]
+    copied_lines_dropped: int
+    attributed_by_code: int
+    uncited_numbers_dropped: int
+
+
+def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
+    """``raw`` (the researcher's Markdown) checked against the pages ``tool`` retrieved."""
+    texts = {uid: hit.text for uid, hit in tool.retrieved.items()}
+    citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
+    own, copied = drop_copied_lines(raw, texts.values())
+    draft = read_draft(own, tool, citations)
+    checked = verify_answer(draft.answer, tool.retrieved.keys())
+    answer = canonical_footnotes(checked.answer, tool.retrieved)
+    answer, attributed = attribute_uncited(answer, texts, citations)
+    answer, unsupported = drop_uncited_numbers(answer)
+    fabricated = [f"[{n}]" for n in draft.unknown]
+    fabricated += [f.citation.uid for f in checked.fabricated]
+    return VerifiedDraft(
+        answer=answer,
+        fabricated=fabricated,
+        dangling_markers=checked.dangling_markers,
+        copied_lines_dropped=copied,
+        attributed_by_code=attributed,
+        uncited_numbers_dropped=unsupported,
+    )
