@@ -53,6 +53,7 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _flow("dividends_paid", "dividends paid", "cash_flow"),
         _flow("buybacks", "share repurchases", "cash_flow"),
         _balance("cash", "cash and equivalents"),
+        _balance("short_term_investments", "short-term investments"),
         _balance("receivables", "receivables"),
         _balance("inventory", "inventory"),
         _balance("current_assets", "current assets"),
@@ -72,9 +73,12 @@ CONCEPTS: dict[str, ConceptInfo] = {
 #: When a slice has no fact for a concept, these stand in for it, and the result says so.
 #: A company without non-controlling interests prints only "Net income": that is the
 #: income attributable to its shareholders. Gross profit is often not printed at all.
+#: A balance sheet that prints no short-term investments or marketable securities holds
+#: none, so the quick ratio's quick assets are its cash and receivables.
 SUBSTITUTES: dict[str, str] = {
     "net_income_attributable": "net_income",
     "gross_profit": "revenue - cost_of_revenue",
+    "short_term_investments": "0",
 }
 
 

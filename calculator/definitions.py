@@ -51,7 +51,8 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "quick_ratio",
         "Quick ratio",
-        "(current_assets - inventory) / current_liabilities",
+        # Quick assets, as analysts define them: cash, marketable securities, receivables.
+        "(cash + short_term_investments + receivables) / current_liabilities",
         "ratio",
     ),
     Metric(

@@ -119,7 +119,9 @@ def _bind(
                 tree, facts = stand_in
                 bound.update(facts)
                 title = concept_info(ref.concept).title
-                note = f"{title} {at.label}: read as {SUBSTITUTES[ref.concept]}"
+                formula = SUBSTITUTES[ref.concept]
+                read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
+                note = f"{title} {at.label}: {read_as}"
                 if note not in notes:
                     notes.append(note)
                 return tree
@@ -188,9 +190,18 @@ def _evaluate(node: Expression, bound: Mapping[Reference, Fact]) -> tuple[float,
     return (min(numbers) if node.function == "min" else max(numbers)), dims
 
 
+def _is_zero(node: Expression) -> bool:
+    return isinstance(node, Number) and node.value == 0
+
+
 def _binary(node: Binary, bound: Mapping[Reference, Fact]) -> tuple[float, Dims]:
     (a, da), (b, db) = _evaluate(node.left, bound), _evaluate(node.right, bound)
     if node.op in ("+", "-"):
+        # A literal zero (a stand-in for a line a statement does not print) has any unit.
+        if _is_zero(node.left):
+            da = db
+        elif _is_zero(node.right):
+            db = da
         if da != db:
             raise CalculationError(
                 f"cannot {'add' if node.op == '+' else 'subtract'} {_unit_text(db)} "

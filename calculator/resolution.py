@@ -17,6 +17,7 @@ them, in this order of preference:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from calculator.concepts import concept_info
@@ -56,11 +57,12 @@ class FactResolver:
                     self._document_rank(fact),
                     exact,
                     fact.page_index,
+                    _gross_rank(fact, info.kind),
                     order,
                     fact,
                 )
             )
-        ranked.sort(key=lambda r: r[:5])
+        ranked.sort(key=lambda r: r[:6])
         return [r[-1] for r in ranked]
 
     def pick(self, concept: str, period: Period) -> Fact | None:
@@ -85,6 +87,16 @@ class FactResolver:
         if self.doc_name and fact.doc_name == self.doc_name:
             return 0
         return 1 if any(t in fact.doc_label for t in ("10-K", "10-Q")) else 2
+
+
+_NET_RE = re.compile(r"\bnet\b", re.IGNORECASE)
+
+
+def _gross_rank(fact: Fact, kind: str) -> int:
+    """A balance sheet that prints a line gross and then net of its allowance or
+    depreciation ("Accounts receivable", "…, net") reports the net row; the gross row is
+    its working. 0 for a net row, 1 otherwise (only between rows of one page)."""
+    return 0 if kind != "balance" or _NET_RE.search(fact.label) else 1
 
 
 def _unit_fits(fact: Fact, unit: str) -> bool:

@@ -21,11 +21,12 @@ from rich.markdown import Markdown
 from cli.errors import EXIT_FAILED, fail, say
 from cli.grid_commands import StoreOption
 from cli.output_files import OutputError, check_destination, write_output
+from cli.prices_command import PriceProviderOption, PricesDirOption
 from market.errors import PriceDataError, ProviderUnavailableError
 from market.indicators import compute_indicators
 from market.local import LocalFileProvider
 from market.multiples import valuation_multiples
-from market.providers import PROVIDERS, make_provider
+from market.providers import make_provider
 from notes import NoteError, OutsideSources, build_note
 from retrieval.open_store import open_store
 from retrieval.sqlite.store import NotAGridStore
@@ -89,22 +90,8 @@ def note_command(
     ticker: Annotated[str, typer.Argument(help="a ticker the grid holds, e.g. MMM")],
     store: StoreOption = None,
     out: Annotated[Path | None, typer.Option(help="also write the note's Markdown here")] = None,
-    provider: Annotated[
-        str,
-        typer.Option(
-            "--price-provider",
-            envvar="WISSEN_PRICE_PROVIDER",
-            help=f"where prices come from: {' | '.join(PROVIDERS)} (online ones only if named)",
-        ),
-    ] = "local",
-    prices_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--prices-dir",
-            envvar="WISSEN_PRICES_DIR",
-            help="folder of TICKER.csv / TICKER.parquet files (default: the synthetic sample)",
-        ),
-    ] = None,
+    provider: PriceProviderOption = "local",
+    prices_dir: PricesDirOption = None,
 ) -> None:
     """A cited research note: snapshot, results, trends, market data, news and risks."""
     try:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import fail, say
+from cli.grid_commands import StoreOption
 from cli.terminal_text import plain
 from market.errors import PriceDataError, ProviderUnavailableError
 from market.indicators import Indicator, compute_indicators
@@ -27,32 +28,37 @@ from market.multiples import Multiple, MultipleInput, valuation_multiples
 from market.providers import PROVIDERS, make_provider
 from retrieval.open_store import open_store
 from retrieval.store import GridFilter
+from retrieval.store_location import StoreLocation
 
 console = Console(soft_wrap=True)
 
 
+#: Where prices come from; ``research note`` reads the same two options.
+PriceProviderOption = Annotated[
+    str,
+    typer.Option(
+        "--provider",
+        "--price-provider",
+        envvar="WISSEN_PRICE_PROVIDER",
+        help=f"where prices come from: {' | '.join(PROVIDERS)} (online ones only if named)",
+    ),
+]
+PricesDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--prices-dir",
+        envvar="WISSEN_PRICES_DIR",
+        help="folder of TICKER.csv / TICKER.parquet files (default: the synthetic sample)",
+    ),
+]
+
+
 def prices_command(
     ticker: Annotated[str, typer.Argument(help="e.g. MMM")],
-    provider: Annotated[
-        str,
-        typer.Option(
-            envvar="WISSEN_PRICE_PROVIDER",
-            help=f"where prices come from: {' | '.join(PROVIDERS)} (online ones only if named)",
-        ),
-    ] = "local",
-    prices_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--prices-dir",
-            envvar="WISSEN_PRICES_DIR",
-            help="folder of TICKER.csv / TICKER.parquet files (default: the synthetic sample)",
-        ),
-    ] = None,
+    provider: PriceProviderOption = "local",
+    prices_dir: PricesDirOption = None,
     since: Annotated[str | None, typer.Option(help="first date of the series, YYYY-MM-DD")] = None,
-    store: Annotated[
-        Path | None,
-        typer.Option("--store", envvar="WISSEN_STORE", help="grid store for statement facts"),
-    ] = None,
+    store: StoreOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Last close, returns, moving averages, RSI, volatility and P/E, P/B, EV/EBITDA, cited."""
@@ -85,7 +91,7 @@ def _date(text: str | None) -> date | None:
         raise fail(f"--since {text!r} is not a date; write YYYY-MM-DD, e.g. 2023-01-02") from None
 
 
-def _facts(store: Path | None, ticker: str) -> list:
+def _facts(store: StoreLocation | None, ticker: str) -> list:
     """The ticker's statement facts from the grid (none if the grid does not hold it)."""
     try:
         grid = open_store(store)

@@ -110,6 +110,17 @@ def _amount(value: float, like: Figure) -> str:
     return f"{sign}{printed:,.{decimals}f}" + (f" {word}" if word else "")
 
 
+_PERCENT_RE = re.compile(r"(-?[\d,]*\.?\d+)\s*%")
+
+
+def percent_points(figure: Figure) -> float:
+    """A percentage figure in points as printed (``19.1%`` -> 19.1). The calculator keeps a
+    ratio as a fraction (0.191), so subtracting values would give 0.017 "points"; a change
+    or gap read from the printed figures is also the one the reader can check."""
+    found = _PERCENT_RE.search(figure.text)
+    return float(found.group(1).replace(",", "")) if found else figure.value * 100
+
+
 def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) -> str:
     """``MMM capital expenditure went from $1,577 million in FY2021 to $1,749 million in
     FY2022, up $172 million (+10.9%)¹²``: both figures, the change and its direction, by
@@ -125,7 +136,8 @@ def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) ->
     if direction == "unchanged":
         return f"{head}, unchanged{markers}."
     if "%" in after.text:
-        return f"{head}, {direction} {abs(delta):.1f} percentage points{markers}."
+        points = percent_points(after) - percent_points(before)
+        return f"{head}, {direction} {abs(points):.1f} percentage points{markers}."
     relative = f" ({delta / abs(before.value):+.1%})" if before.value else ""
     return f"{head}, {direction} {_amount(delta, after)}{relative}{markers}."
 
@@ -163,7 +175,7 @@ def comparison_sentence(first: tuple[str, Figure], second: tuple[str, Figure], m
     if high.value == low.value:
         return f"{head} was the same as {low_ticker}'s{markers}."
     if "%" in high.text:
-        gap = f"{high.value - low.value:.1f} percentage points"
+        gap = f"{percent_points(high) - percent_points(low):.1f} percentage points"
     else:
         gap = _amount(high.value - low.value, high)
     return f"{head} was {gap} higher than {low_ticker}'s ({low.text}){markers}."

@@ -27,6 +27,7 @@ run resumes without repeating finished LM work. Only the report composition is a
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -54,6 +55,16 @@ from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.store import GridCell
 from signatures.planner import ResearchPlan
 from signatures.probes import Probe
+
+
+def latest_slices(slices: Sequence[SliceRef]) -> frozenset[SliceRef]:
+    """Each company's latest slice of the plan: the filing that looks back on the others."""
+    latest: dict[str, SliceRef] = {}
+    for ref in slices:
+        held = latest.get(ref.ticker)
+        if held is None or (ref.fy, ref.fq or 4) > (held.fy, held.fq or 4):
+            latest[ref.ticker] = ref
+    return frozenset(latest.values())
 
 
 class ResearchSettings(BaseModel):
@@ -127,19 +138,28 @@ class ResearchProgram(dspy.Module):
             cell.doc_types
         )
 
-    def _generate_probes(self, question: str, ref: SliceRef) -> dspy.Prediction:
+    def _generate_probes(
+        self, question: str, ref: SliceRef, latest: frozenset[SliceRef] = frozenset()
+    ) -> dspy.Prediction:
         """The model's probes, after the figure probe when the question asks for a figure
-        the slice's statements hold. The figure takes one probe slot; it is the whole
-        research (no model call) with one slot, or when the question asks nothing beyond
-        the figure (a cause, a judgement, an outlook): more probes would re-research it."""
+        the slice's statements hold. The figure takes one probe slot and is the whole
+        research (no model call) when the question asks nothing beyond it: more probes would
+        re-research it. A question that asks more (a cause, a judgement, an outlook) keeps
+        one researched probe even with one slot: the question itself, beside its figure,
+        since a figure computed for free must not cost the judgement its only probe. It is
+        researched in the company's latest slice (``latest``), whose filing discusses the
+        change against the years before it; earlier slices give their figures."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
         if figure is None:
             pred = self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
             return dspy.Prediction(
                 probes=self._own_company(pred.probes, question, ref), error=pred.error
             )
-        if self.settings.max_probes == 1 or not asks_beyond_figure(question):
+        if not asks_beyond_figure(question):
             return dspy.Prediction(probes=[figure], error=None)
+        if self.settings.max_probes == 1:
+            researched = [question_probe(question)] if not latest or ref in latest else []
+            return dspy.Prediction(probes=[figure, *researched], error=None)
         pred = self.probes(
             question=question,
             slice=ref,
@@ -197,7 +217,9 @@ class ResearchProgram(dspy.Module):
             emit,
             self.checkpoint or NO_CHECKPOINT,
             self.settings.concurrency,
-            generate_probes=self._generate_probes,
+            generate_probes=functools.partial(
+                self._generate_probes, latest=latest_slices(plan.slices)
+            ),
             run_probe=self._run_probe,
             synthesise=self._synthesise,
         )

@@ -33,7 +33,7 @@ def value(formula: str, facts=None, **kwargs) -> float:
         ("free_cash_flow", (300 - 90) * M),
         ("working_capital", (520 - 400) * M),
         ("current_ratio", 520 / 400),
-        ("quick_ratio", (520 - 130) / 400),
+        ("quick_ratio", (150 + 200) / 400),  # cash + receivables: no securities printed
         ("operating_cash_flow_ratio", 300 / 400),
         ("inventory_turnover", 700 / 120),
         ("fixed_asset_turnover", 1200 / 780),
@@ -141,3 +141,22 @@ def test_quarter_periods():
     assert calculate("revenue / revenue[FY-1] - 1", [q2, q2_last], Period(2021, 2)).value == (
         pytest.approx(0.2)
     )
+
+
+def test_the_quick_ratio_counts_marketable_securities_and_says_when_none_are_printed():
+    without = calculate("quick_ratio", contoso(), FY)
+    assert without.notes == ("short-term investments FY2021: none printed, read as 0",)
+    securities = fact("short_term_investments", 2021, 90 * M, statement="balance", page=52)
+    held = calculate("quick_ratio", [*contoso(), securities], FY)
+    assert held.value == pytest.approx((150 + 90 + 200) / 400)
+    assert held.notes == ()
+
+
+def test_a_line_printed_gross_then_net_is_read_net():
+    facts = [f for f in contoso() if f.concept != "receivables"]
+    gross = fact("receivables", 2021, 230 * M, statement="balance", page=52,
+                 label="Accounts receivable")  # fmt: skip
+    net = fact("receivables", 2021, 200 * M, statement="balance", page=52,
+               label="Accounts receivable, net")  # fmt: skip
+    assert calculate("receivables", [*facts, gross, net], FY).value == 200 * M
+    assert calculate("receivables", [*facts, net, gross], FY).value == 200 * M

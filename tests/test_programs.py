@@ -322,6 +322,30 @@ def test_one_probe_slot_makes_figures_the_whole_research(searcher):
     assert len(lm.history) <= 1 + len(pred.slices) + 1
 
 
+def test_one_slot_still_researches_what_a_question_asks_beyond_its_figure(searcher):
+    """The figure is computed for free; the judgement the question asks (here: what drove
+    it) is researched as the question itself, not dropped for want of a slot."""
+    question = "What drove 3M's capital expenditure in FY2022?"
+    _, lm, pred = run(searcher, question=question, settings=ResearchSettings(max_probes=1))
+    (only,) = pred.slices
+    titles = [a.probe_title for a in only.probe_answers]
+    assert titles == ["Capital expenditure (from the statements)", "The question"]
+    prompts = " ".join(str(h.get("messages")) for h in lm.history)
+    assert question in prompts  # researched by the model
+    assert "What was capital expenditure in FY2022?" not in prompts  # computed by code
+
+
+def test_a_trend_judgement_is_researched_in_the_latest_filing_only(searcher):
+    """The FY2022 filing discusses the change from FY2021; the FY2021 slice gives its figure."""
+    question = "Is 3M's capital expenditure growing as of FY2022, and what drove it?"
+    _, _, pred = run(searcher, question=question, settings=ResearchSettings(max_probes=1))
+    titles = {s.slice.label: [a.probe_title for a in s.probe_answers] for s in pred.slices}
+    assert titles == {
+        "MMM FY2021 Q4": ["Capital expenditure (from the statements)"],
+        "MMM FY2022 Q4": ["Capital expenditure (from the statements)", "The question"],
+    }
+
+
 def test_the_composer_reads_findings_without_probe_headings(two_by_two):
     """A small model copies the structure it is shown: "Probe 2" headings would reappear in
     its answer under the wrong slice."""

@@ -8,7 +8,7 @@ import re
 import dspy
 from scripted_lm import ScriptedLM
 
-from programs.figure_table import change_sentence
+from programs.figure_table import change_sentence, comparison_sentence
 from programs.research_program import ResearchProgram
 from signatures.synthesiser import Figure
 
@@ -38,13 +38,23 @@ def _figure(period: str, value: float, text: str) -> Figure:
 
 
 def test_a_percentage_changes_in_percentage_points_and_a_flat_figure_is_unchanged():
-    before, after = _figure("FY2021", 20.0, "20.0%"), _figure("FY2022", 18.5, "18.5%")
+    # The calculator keeps a margin as a fraction: 0.2 is printed "20.0%".
+    before, after = _figure("FY2021", 0.2, "20.0%"), _figure("FY2022", 0.185, "18.5%")
     assert change_sentence("ACME", before, after, "¹²") == (
         "ACME operating margin went from 20.0% in FY2021 to 18.5% in FY2022, down 1.5 "
         "percentage points¹²."
     )
     assert "unchanged¹." in change_sentence(
         "ACME", before, before.model_copy(update={"period": "FY2022"}), "¹"
+    )
+
+
+def test_two_companies_margins_differ_by_points_as_printed():
+    first = ("MMM", _figure("FY2022", 0.19105, "19.1%"))
+    second = ("PEP", _figure("FY2022", 0.13153, "13.2%"))
+    assert comparison_sentence(first, second, "¹˒²") == (
+        "MMM operating margin in FY2022 (19.1%) was 5.9 percentage points higher than PEP's "
+        "(13.2%)¹˒²."
     )
 
 
