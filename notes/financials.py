@@ -90,11 +90,11 @@ def _comparison(
         used.append(before)
         clauses.append(
             f"{change_text(fact.value, before.value)} from {printed_value(before)} in "
-            f"{other.label}{why}"
+            f"{other.name}{why}"
         )
     if not clauses:
         return None
-    text = f"{title} was {printed_value(fact)} in {period.label}, {' and '.join(clauses)}."
+    text = f"{title} was {printed_value(fact)} in {period.name}, {' and '.join(clauses)}."
     return CitedSentence(text, book.cite_facts(*used), tuple(used), bullet=True)
 
 
@@ -160,8 +160,8 @@ def trends_section(book: SourceBook, facts: Sequence[Fact], ticker: str) -> Sect
         rows.append(f"| {title} ({unit}) | " + " | ".join(cells) + " |")
         (first_p, first), (last_p, last) = present[0], present[-1]
         text = (
-            f"{title} went from {printed_value(first)} in {first_p.label} to "
-            f"{printed_value(last)} in {last_p.label}, {change_text(last.value, first.value)}."
+            f"{title} went from {printed_value(first)} in {first_p.name} to "
+            f"{printed_value(last)} in {last_p.name}, {change_text(last.value, first.value)}."
         )
         used = (first, last)  # the facts the sentence states; the table shows the rest
         section.sentences.append(CitedSentence(text, book.cite_facts(*used), used, bullet=True))
@@ -171,10 +171,11 @@ def trends_section(book: SourceBook, facts: Sequence[Fact], ticker: str) -> Sect
         rows.append("| Operating margin (operating income ÷ revenue) | " + " | ".join(cells) + " |")
         known = [m for m in margins if m is not None]
         first, last = known[0], known[-1]
-        points = (last.value - first.value) * 100
+        # The change between the margins as printed, so the reader's subtraction agrees.
+        points = round(last.value * 100, 1) - round(first.value * 100, 1)
         text = (
             f"Operating margin (operating income ÷ revenue) went from {first.value * 100:.1f}% "
-            f"in {first.period.label} to {last.value * 100:.1f}% in {last.period.label}, "
+            f"in {first.period.name} to {last.value * 100:.1f}% in {last.period.name}, "
             f"{'up' if points >= 0 else 'down'} {abs(points):.1f} percentage points."
         )
         used = tuple(dict.fromkeys((*first.inputs, *last.inputs)))
@@ -182,7 +183,7 @@ def trends_section(book: SourceBook, facts: Sequence[Fact], ticker: str) -> Sect
     if not rows:
         section.unavailable = f"The grid holds fewer than two fiscal years of facts for {ticker}."
         return section
-    head = "| line item | " + " | ".join(p.label for p in years) + " |"
+    head = "| line item | " + " | ".join(p.name for p in years) + " |"
     rule = "| --- | " + " | ".join("---:" for _ in years) + " |"
     section.table = "\n".join([head, rule, *rows])
     return section

@@ -24,6 +24,13 @@ from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
 
 _WORD = re.compile(r"[a-z]{3,}")
+#: A number right after these is a benchmark the figure is compared with ("a quick ratio
+#: below 1"), not a statement of the figure.
+_THRESHOLD = re.compile(
+    r"\b(?:below|above|under|over|less than|more than|greater than|exceeds?|exceeding|"
+    r"at least|at most|at or (?:above|below)|threshold of|benchmark of)\s*\$?$",
+    re.IGNORECASE,
+)
 
 
 def _title_words(title: str) -> set[str]:
@@ -54,17 +61,35 @@ def drop_contradicting(
         if sentence.in_table:
             continue
         named = {t for _, t in company_mentions(sentence.text, companies)}
-        if len(named) != 1:
-            continue
-        (ticker,) = named
-        words = set(_WORD.findall(sentence.text.lower()))
-        about = [f for f in figures.get(ticker, []) if _title_words(f.title) <= words]
-        if not about:
-            continue
-        amounts = [
-            t for t in extract_numbers(sentence.text) if any(_same_kind(t, f) for f in about)
-        ]
-        if amounts and not all(any(_states(t, f) for f in about) for t in amounts):
+        if len(named) == 1 and _contradicts(sentence.text, figures.get(named.pop(), [])):
             dropped.append(sentence)
     body = without_units(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
+
+
+def drop_contradicting_in_slice(
+    answer: CitedAnswer, figures: Sequence[Figure]
+) -> tuple[CitedAnswer, int]:
+    """A researched probe's draft less the sentences that give its slice's computed figure
+    another value ("the quick ratio was 1.87" beside a computed 0.54): within a slice every
+    sentence is about the slice's company, named or not."""
+    dropped = [
+        s for s in split_sentences(answer.body) if not s.in_table and _contradicts(s.text, figures)
+    ]
+    body = without_units(answer.body, dropped)
+    return answer.model_copy(update={"body": body}), len(dropped)
+
+
+def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
+    """Whether ``text`` names a figure's title and states an amount of its kind that is not
+    the figure."""
+    words = set(_WORD.findall(text.lower()))
+    about = [f for f in figures if _title_words(f.title) <= words]
+    if not about:
+        return False
+    amounts = [
+        t
+        for t in extract_numbers(text)
+        if any(_same_kind(t, f) for f in about) and not _THRESHOLD.search(text[: t.start])
+    ]
+    return bool(amounts) and not all(any(_states(t, f) for f in about) for t in amounts)

@@ -20,6 +20,7 @@ keeping the last verified draft. The stage's contract is :class:`programs.stages
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from programs.draft_checks import floor_verdict
 from programs.drafts import VerifiedDraft, verify_draft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
+from programs.figure_check import drop_contradicting_in_slice
 from programs.figures import Figures, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
@@ -206,6 +208,12 @@ class ProbeLoop:
     ) -> VerifiedDraft:
         """The draft checked against the probe's pages; it becomes the probe's answer."""
         verified = verify_draft(raw, run.tool)
+        contradicting = 0
+        if self.figures is not None:
+            computed = self.figures.answer(run.question, run.slice)
+            if computed is not None:  # a figure the slice computed wins over a model's copy
+                checked, contradicting = drop_contradicting_in_slice(verified.answer, [computed[1]])
+                verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
         entry.update(
             draft=raw,
@@ -216,6 +224,7 @@ class ProbeLoop:
             copied_lines_dropped=verified.copied_lines_dropped,
             attributed_by_code=verified.attributed_by_code,
             uncited_numbers_dropped=verified.uncited_numbers_dropped,
+            contradicting_figures_dropped=contradicting,
             citations=[f.citation.uid for f in answer.references.footnotes],
         )
         attributed = verified.attributed_by_code

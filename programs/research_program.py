@@ -195,7 +195,7 @@ class ResearchProgram(dspy.Module):
             passage_chars=self.settings.passage_chars,
             evidence_pages=self.settings.evidence_pages,
             evidence_chars=self.settings.evidence_chars,
-            figures=self.figures,
+            figures=self.figures if self.settings.figures else None,
         )
         return loop.run(question, ref, probe, index, emit)
 

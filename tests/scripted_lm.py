@@ -156,6 +156,7 @@ class ScriptedLM(dspy.LM):
         insufficient: Predicate | None = None,
         fabricate: Predicate | None = None,
         garbage: Callable[[str, dict[str, str]], bool] | None = None,
+        claim: str | None = None,
         delay: float = 0.0,
         cache: bool = False,
     ) -> None:
@@ -168,6 +169,7 @@ class ScriptedLM(dspy.LM):
         self.insufficient = insufficient
         self.fabricate = fabricate
         self.garbage = garbage
+        self.claim = claim  # one more sentence every draft states, cited to its first page
         self.delay = delay
         self.calls: Counter[str] = Counter()
         self.in_flight = 0
@@ -291,6 +293,8 @@ class ScriptedLM(dspy.LM):
             inputs.get("slice_label", ""), inputs.get("probe_question", "")
         ):
             sentences.append(f"Management also guided to growth [{FABRICATED_HIT}].")
+        if self.claim and chosen:
+            sentences.append(f"{self.claim} [{chosen[0]['n']}].")
         if not sentences:
             sentences.append("The searches returned no page that answers this probe.")
         return {"answer_markdown": " ".join(sentences)}

@@ -1,0 +1,45 @@
+"""Within a slice, a researched draft may not give the slice's computed figure another value:
+the figure read from the statements wins over a small model's copy of it."""
+
+from __future__ import annotations
+
+import dspy
+from scripted_lm import ScriptedLM
+
+from citations.markup import CitedAnswer
+from programs.figure_check import drop_contradicting_in_slice
+from programs.research_program import ResearchProgram, ResearchSettings
+from signatures.synthesiser import Figure
+
+QUICK = Figure(title="Quick ratio", period="FY2022", value=0.5405, unit="ratio", text="0.54")
+
+
+def test_a_sentence_giving_the_slices_figure_another_value_is_removed():
+    answer = CitedAnswer(
+        body=(
+            "Verizon's quick ratio was 1.87 at year end¹. "
+            "The quick ratio was 0.54¹. "
+            "Current liabilities include $9,963 million of debt maturing within one year¹. "
+            "A quick ratio below 1 means quick assets do not cover current liabilities¹."
+        )
+    )
+    kept, removed = drop_contradicting_in_slice(answer, [QUICK])
+    assert removed == 1
+    assert "1.87" not in kept.body
+    assert "The quick ratio was 0.54¹." in kept.body
+    assert "$9,963 million" in kept.body  # another figure: not the quick ratio's to judge
+    assert "below 1 means" in kept.body  # a benchmark the figure is compared with stays
+
+
+def test_a_researched_probe_beside_a_figure_never_prints_another_value(searcher):
+    """End to end with a scripted researcher that copies a wrong capex: the draft's sentence
+    is removed before the reviewer sees it and never reaches the report."""
+    question = "What drove 3M's capital expenditure in FY2022?"
+    lm = ScriptedLM(claim="3M's capital expenditure in FY2022 was $9,999 million")
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1))
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    assert "9,999" not in pred.report
+    (record,) = pred.record["slices"]
+    researched = [p for p in record["probes"] if p.get("answered_by") != "statement facts"]
+    assert researched[0]["rounds"][0]["contradicting_figures_dropped"] == 1
