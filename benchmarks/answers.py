@@ -303,8 +303,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     print(
         f"model {result['model']} · split {result['split']} · {result['questions']} questions "
-        f"(of the question file, {result['questions_skipped']} were skipped before the split: "
-        f"their document is not in the store) · {result['date']}"
+        f"({result['questions_skipped']} of the file's questions skipped: document not in "
+        f"the store) · {result['date']}"
     )
     print(table)
     print("\nWrong or refused answers by the first stage that failed:\n")

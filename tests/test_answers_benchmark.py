@@ -80,7 +80,7 @@ def test_three_methods_scored_table_and_resume(
     first = _run(questions, sample_store_path, out, capsys)
     header = next(line for line in first.splitlines() if line.startswith("| method"))
     assert [c.strip() for c in header.strip("|").split("|")] == list(COLUMNS)
-    assert "3 questions (1 without their document in the store)" in first
+    assert "3 questions (1 of the file's questions skipped: document not in the store)" in first
 
     rows = [json.loads(line) for line in (out / RESULTS).read_text().splitlines()]
     by_method = {m: [r for r in rows if r["method"] == m] for m in ("program", "baseline", "facts")}
