@@ -30,6 +30,7 @@ from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, ren
 from domain.cells import SliceRef
 from domain.periods import Period
 from retrieval.facts.model import Fact
+from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 
@@ -76,8 +77,10 @@ _BEYOND_FIGURE_RE = re.compile(
 def asks_beyond_figure(question: str) -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice): then the model's probes research the rest; otherwise the figure, read by code,
-    is the whole research and no probe drifts into what nobody asked."""
-    return _BEYOND_FIGURE_RE.search(question) is not None
+    is the whole research and no probe drifts into what nobody asked. Sentences to the
+    reader are not the ask ("… the perspective of an investment analyst who can only use
+    the statements": that "who" asks for no one), so they are dropped first."""
+    return _BEYOND_FIGURE_RE.search(drop_instructions(question)) is not None
 
 
 def _absolute(formula: str, definitions: dict[str, str]) -> bool:

@@ -59,3 +59,16 @@ def test_slices_a_fixed_years_figure_reads_are_not_researched_apart(searcher):
     assert "MMM FY2016 Q4: read within MMM FY2018 Q4's figure, not researched apart" in folded.notes
     one_year = ResearchPlan(question="What was 3M's capex in FY2018?", slices=years)
     assert program._fold_fixed_years(one_year) == one_year  # a figure of one year folds nothing
+
+
+def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
+    from programs.figures import asks_beyond_figure
+
+    boilerplate = (
+        "What is the FY2022 capital expenditure for 3M? Answer in USD millions. Respond to "
+        "the question by assuming the perspective of an investment analyst who can only use "
+        "the details shown within the statement of cash flows."
+    )
+    assert not asks_beyond_figure(boilerplate)
+    assert asks_beyond_figure("What drove 3M's capital expenditure in FY2022?")
+    assert asks_beyond_figure("Which segment had the highest capital expenditure in FY2022?")
