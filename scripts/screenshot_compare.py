@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from serving import ROOT, launch_chromium, research_server
+
 sys.path.insert(0, str(ROOT))
 
 CHILDREN = ("shipped-dev", "compiled-dev", "shipped-test", "compiled-test")
@@ -57,46 +54,19 @@ def _compare_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/#/compare-runs?{query}"
 
 
-def _wait(port: int, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2)
-            return
-        except OSError:
-            time.sleep(1)
-    raise SystemExit(f"the dashboard did not answer on port {port}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs/images/optimise-compare.png")
     parser.add_argument("--port", type=int, default=5077)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
-    dashboard = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from cli.app import main; main()",
-            "dashboard",
-            "--port",
-            str(args.port),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-    )
-    try:
-        _wait(args.port)
+    health = f"http://127.0.0.1:{args.port}/health"
+    with research_server(["dashboard", "--port", str(args.port)], health, "the dashboard"):
         url = _compare_url(args.port)
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=args.chromium,
-                args=["--headless", "--no-sandbox", "--disable-gpu"],
-            )
+            browser = launch_chromium(p, args.chromium)
             # Tall enough that the compare view's own scroll area shows its metrics table.
             page = browser.new_page(viewport={"width": 1500, "height": 3400})
             page.goto(url)
@@ -115,9 +85,6 @@ def main() -> None:
             page.screenshot(path=str(args.out), clip=clip)
             browser.close()
         print(f"saved {args.out} from {url}")
-    finally:
-        os.killpg(dashboard.pid, signal.SIGINT)
-        dashboard.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -13,15 +13,11 @@ the browser tests use.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from serving import ROOT, launch_chromium, research_server
+
 sys.path.insert(0, str(ROOT))
 
 
@@ -34,17 +30,6 @@ def _newest_completed_run() -> str:
     raise SystemExit("no completed run: run `research ask` first")
 
 
-def _wait(port: int, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return
-        except OSError:
-            time.sleep(1)
-    raise SystemExit(f"research serve did not answer on port {port}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs/images/serve-report.png")
@@ -54,25 +39,14 @@ def main() -> None:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     run_id = args.run or _newest_completed_run()
-    command = [sys.executable, "-c", "from cli.app import main; main()", "serve"]
-    command += ["--port", str(args.port), "--no-track"]
+    command = ["serve", "--port", str(args.port), "--no-track"]
     if args.pdfs.is_dir():
         command += ["--pdfs", str(args.pdfs)]
-    server = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-    )
-    try:
-        _wait(args.port)
+    with research_server(command, f"http://127.0.0.1:{args.port}/", "research serve"):
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=args.chromium,
-                args=["--headless", "--no-sandbox", "--disable-gpu"],
-            )
+            browser = launch_chromium(p, args.chromium)
             page = browser.new_page(viewport={"width": 1500, "height": 1000})
             page.goto(f"http://127.0.0.1:{args.port}/runs/{run_id}")
             page.wait_for_selector("#report", timeout=60_000)
@@ -84,9 +58,6 @@ def main() -> None:
             page.screenshot(path=str(args.out), full_page=False)
             browser.close()
         print(f"saved {args.out} from run {run_id}")
-    finally:
-        os.killpg(server.pid, signal.SIGINT)
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":
