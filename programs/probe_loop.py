@@ -45,7 +45,7 @@ from retrieval.search.tools import EquitySearchTool, page_hit
 from retrieval.store import GridFilter
 from signatures.probes import Probe
 from signatures.reviewer import ReviewVerdict
-from signatures.synthesiser import ProbeAnswer
+from signatures.synthesiser import Figure, ProbeAnswer
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +69,8 @@ class _ProbeRun:
     emit: EventEmitter
     tool: EquitySearchTool
     facts: FactTools
+    #: The question's figure as the slice's statements hold it: a draft may not contradict it.
+    figure: Figure | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
     #: The last verified draft (kept when a later round fails).
     answer: CitedAnswer = field(default_factory=CitedAnswer)
@@ -143,7 +145,9 @@ class ProbeLoop:
         return outcome
 
     def _start(self, question: str, slice: SliceRef, probe: Probe, emit: EventEmitter) -> _ProbeRun:
-        """The probe's slice-locked search tool and number tools, before its first round."""
+        """The probe's slice-locked search tool and number tools, and the slice's figure for
+        the question (computed once, checked against every round's draft)."""
+        computed = self.figures.answer(question, slice) if self.figures is not None else None
         tool = EquitySearchTool(
             self.searcher,
             lock=GridFilter(slice.ticker, slice.fy, slice.fq),
@@ -162,6 +166,7 @@ class ProbeLoop:
             emit,
             tool,
             facts,
+            figure=computed[1] if computed else None,
             next_query=probe.probe_question,
             asked=probe.probe_question,
         )
@@ -209,11 +214,9 @@ class ProbeLoop:
         """The draft checked against the probe's pages; it becomes the probe's answer."""
         verified = verify_draft(raw, run.tool)
         contradicting = 0
-        if self.figures is not None:
-            computed = self.figures.answer(run.question, run.slice)
-            if computed is not None:  # a figure the slice computed wins over a model's copy
-                checked, contradicting = drop_contradicting_in_slice(verified.answer, [computed[1]])
-                verified = dataclasses.replace(verified, answer=checked)
+        if run.figure is not None:  # a figure the slice computed wins over a model's copy
+            checked, contradicting = drop_contradicting_in_slice(verified.answer, [run.figure])
+            verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
         entry.update(
             draft=raw,
