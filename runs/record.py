@@ -40,11 +40,17 @@ def history_marks(owners: list[Any]) -> dict[int, int]:
     return {id(x): len(x.history) for x in owners}
 
 
+def _from_cache(entry: dict[str, Any]) -> bool:
+    """DSPy logs a cache hit with the stored response, whose usage is the first call's, and
+    an empty usage of its own (nothing was billed); a live call logs the usage it spent."""
+    return not entry.get("usage") and getattr(entry.get("response"), "usage", None) is not None
+
+
 def _count(entries: list[dict[str, Any]]) -> dict[str, Any]:
     prompt = completion = cached = 0
     cost = 0.0
     for entry in entries:
-        cached += bool(getattr(entry.get("response"), "cache_hit", False))
+        cached += _from_cache(entry)
         usage = entry.get("usage") or {}
         prompt += int(usage.get("prompt_tokens") or 0)
         completion += int(usage.get("completion_tokens") or 0)

@@ -9,8 +9,11 @@ from runs.record import describe_usage, lm_usage
 
 
 def _entry(prompt: int, completion: int, cached: bool = False) -> dict:
-    usage = {} if cached else {"prompt_tokens": prompt, "completion_tokens": completion}
-    return {"usage": usage, "response": SimpleNamespace(cache_hit=cached), "cost": None}
+    """A history entry as DSPy logs it: a cache hit keeps the stored response (and its
+    usage) but logs no usage of its own."""
+    spent = {"prompt_tokens": prompt, "completion_tokens": completion}
+    response = SimpleNamespace(usage=SimpleNamespace(input_tokens=prompt))
+    return {"usage": {} if cached else spent, "response": response, "cost": None}
 
 
 def test_calls_tokens_and_cache_hits_since_the_mark():
@@ -27,3 +30,29 @@ def test_a_run_without_cache_hits_says_nothing_of_the_cache():
     agent = SimpleNamespace(history=[_entry(1000, 234)])
     usage = lm_usage([lm], {}, {"planner": agent})
     assert describe_usage(usage) == "1 LM call · 1,234 tokens (planner 1,234)"
+
+
+def test_dspy_cache_hits_are_counted_as_dspy_logs_them(tmp_path):
+    import dspy
+    from scripted_lm import ScriptedLM
+
+    class Ask(dspy.Signature):
+        """Answer."""
+
+        question: str = dspy.InputField()
+        probes: str = dspy.OutputField()
+
+    previous = dspy.cache
+    dspy.configure_cache(
+        enable_disk_cache=True, enable_memory_cache=True, disk_cache_dir=str(tmp_path)
+    )
+    try:
+        lm = ScriptedLM(cache=True)
+        with dspy.context(lm=lm):
+            dspy.Predict(Ask)(question="same")
+            dspy.Predict(Ask)(question="same")  # the second answer comes from the cache
+        usage = lm_usage([lm], {})
+    finally:
+        dspy.cache = previous
+    assert (usage["lm_calls"], usage["cached_calls"]) == (2, 1)
+    assert describe_usage(usage).startswith("2 LM calls (1 from the cache) · ")
