@@ -11,7 +11,8 @@ call. A sentence the model wrote without a mark keeps one when it restates a cit
 finding (the finding's own markers, found by code:
 :func:`programs.attribution.attribute_to_findings`); one that names a company and cites
 none of its filings is removed (:mod:`programs.company_check`), and so is one that gives a
-company's figure a value its statement facts do not hold (:mod:`programs.figure_check`).
+company's figure a value its statement facts do not hold, or states a number no finding
+states (:mod:`programs.figure_check`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from citations.sentences import without_empty_claims, without_uncited
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed
-from programs.figure_check import drop_contradicting
+from programs.figure_check import drop_contradicting, drop_unfounded
 from programs.figure_table import (
     figure_changes,
     figure_comparisons,
@@ -273,6 +274,7 @@ class ReportComposer(dspy.Module):
                 answer.prose, _ = attribute_to_findings(answer.prose, merged)
                 answer.prose, _ = drop_misattributed(answer.prose, self.companies)
                 answer.prose, _ = drop_contradicting(answer.prose, slices, self.companies)
+                answer.prose, _ = drop_unfounded(answer.prose, merged.body)
                 answer.prose = answer.prose.model_copy(
                     update={"body": without_uncited(answer.prose.body)}
                 )

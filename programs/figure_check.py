@@ -8,6 +8,11 @@ company's figure (for some period the report holds) if it states an amount of th
 at all; otherwise it is removed, never printed. Sentences stating changes or gaps
 ("rose $146 million") are left to the change and comparison lines code writes itself, so
 they are removed too when their amount is not a figure: the computed lines say it right.
+
+The composer reads only the slices' findings, so a number it writes that no finding states
+is its own: arithmetic (a gap, a share, a sum) or a neighbouring figure recalled wrongly.
+:func:`drop_unfounded` removes such sentences; the differences and ratios a reader needs
+are the calculator's lines, appended by code.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units
-from metrics.numbers import NumberToken, close, extract_numbers, readings
+from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
@@ -93,3 +98,22 @@ def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
         if any(_same_kind(t, f) for f in about) and not _THRESHOLD.search(text[: t.start])
     ]
     return bool(amounts) and not all(any(_states(t, f) for f in about) for t in amounts)
+
+
+def drop_unfounded(answer: CitedAnswer, source: str) -> tuple[CitedAnswer, int]:
+    """``answer`` less the prose sentences that state a number ``source`` (the text the
+    writer read) does not, a benchmark it is compared with ("below 1") aside; and how many
+    were removed. Numbers match as the grounding metric reads them: format and scale
+    normalised, within the precision the writer rounded to."""
+    index = NumberIndex.from_text(source)
+    dropped = [
+        s
+        for s in split_sentences(answer.body)
+        if not s.in_table
+        and any(
+            not index.matches(t) and not _THRESHOLD.search(s.text[: t.start])
+            for t in extract_numbers(s.text)
+        )
+    ]
+    body = without_units(answer.body, dropped)
+    return answer.model_copy(update={"body": body}), len(dropped)

@@ -19,6 +19,7 @@ from programs.errors import PlanningError
 from programs.planning_rules import (
     companies_text,
     merge_facets,
+    names_company,
     nearest_cells_text,
     plan_slices,
     prepass,
@@ -112,6 +113,7 @@ class SlicePlanner(dspy.Module):
         unknown = list(pre.unknown)
         tickers: list[str] = []
         index = name_index(self.companies, self.cells)
+        notes_dropped: list[str] = []
         for ticker in facets.tickers:
             alias = resolve_name(ticker, index)  # "3M" given as a ticker is MMM's name
             if ticker not in grid and alias in grid:
@@ -122,6 +124,12 @@ class SlicePlanner(dspy.Module):
                 unknown.append(f"{known_names.get(ticker, ticker)} ({ticker}) is not in the grid")
         for equity in facets.equities:
             ticker = self._ticker_for(equity, index)
+            # The model's own mapping of a name beside companies the map found: kept only
+            # when the question names that company too ("Square" is not PepsiCo).
+            by_model = pre.tickers and resolve_name(equity, index) is None and ticker in grid
+            if by_model and not names_company(question, ticker, known_names.get(ticker, "")):
+                notes_dropped.append(f"{equity!r} read as {ticker} by the model, not kept")
+                continue
             if ticker in grid:
                 tickers.append(ticker)
             elif ticker is not None and any(f"({ticker})" in u for u in unknown):
@@ -132,7 +140,7 @@ class SlicePlanner(dspy.Module):
                 if message not in unknown and not any(u.startswith(equity) for u in unknown):
                     unknown.append(message)
         facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})
-        notes = [failure] if failure else []
+        notes = ([failure] if failure else []) + notes_dropped
         if not facets.tickers:
             lead = (" ".join(u + "." for u in unknown) + " ") if unknown else ""
             raise PlanningError(

@@ -159,6 +159,24 @@ def grounded(llm: Facets, question: str) -> Facets:
     )
 
 
+def names_company(question: str, ticker: str, name: str) -> bool:
+    """Whether ``question`` writes ``ticker`` or a word of three letters or more of the
+    company's ``name`` (legal suffixes aside), or a word of four or more that one of the
+    name's words starts with ("Pepsi" for PepsiCo)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z0-9&]+", question)}
+    own = {
+        w.lower()
+        for w in re.findall(r"[A-Za-z0-9&]{3,}", name)
+        if w.lower() not in {"inc", "corp", "corporation", "company", "the", "plc", "ltd", "group"}
+    }
+    prefixes = {w for w in words if len(w) >= 4}
+    return (
+        ticker.lower() in words
+        or bool(own & words)
+        or any(n.startswith(w) for n in own for w in prefixes)
+    )
+
+
 def latest_full_fy(ticker: str, cells: Sequence[GridCell]) -> int | None:
     """The latest FY with an annual filing (10-K) for ``ticker``; else its latest FY at all."""
     own = [c for c in cells if c.ticker == ticker]

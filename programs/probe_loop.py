@@ -27,7 +27,7 @@ from typing import Any
 
 from calculator.tools import FactTools
 from citations.hit_numbers import numbered_markdown
-from citations.markup import CitedAnswer
+from citations.markup import MARKER_RE, CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.draft_checks import floor_verdict
@@ -159,6 +159,8 @@ class ProbeLoop:
             slice_period(slice),
             record=lambda uids: self._record_pages(tool, uids),
         )
+        if computed:  # its pages are retrieved: the draft may cite them
+            self._record_pages(tool, computed[1].uids)
         return _ProbeRun(
             question,
             slice,
@@ -199,6 +201,7 @@ class ProbeLoop:
                 previous_draft=numbered_markdown(run.answer, run.tool.numbers),
                 reviewer_feedback="\n".join(f"- {p}" for p in run.feedback),
                 first_query=run.next_query,
+                computed=[figure_observation(run.figure)] if run.figure else [],
             )
             return str(pred.answer_markdown or "")
         except Exception as exc:
@@ -385,6 +388,14 @@ class ProbeLoop:
             "citations": list(figure.uids),
         }
         return ProbeOutcome(answer=result, pages=pages, record=record)
+
+
+def figure_observation(figure: Figure) -> dict[str, Any]:
+    """The slice's computed figure as a ``wissen_calculate`` result, for the researcher's
+    evidence: its value, what it is and how it was computed, and the pages to cite."""
+    formula = MARKER_RE.sub("", figure.formula).strip()
+    what = f"{figure.title}, {figure.period}" + (f": {formula}" if formula else "")
+    return {"value": figure.text, "formula": what, "cite_uids": list(figure.uids)}
 
 
 def _follow_up_queries(verdict: ReviewVerdict, asked: str) -> tuple[ReviewVerdict, list[str]]:

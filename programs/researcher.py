@@ -10,7 +10,10 @@ told when it is spent, and the loop ends after at most ``max_searches`` tool ste
 
 The first step is code's: a search for the probe question (in later rounds, the query the
 probe loop made of the reviewer's follow-up), so the model starts from passages instead of
-from an empty trajectory; two
+from an empty trajectory. When the slice's statements answer the question's figure, code
+adds it as a second step (a ``wissen_calculate`` result with its pages' hit numbers): a
+judgement ("is the quick ratio healthy?") is then written beside the computed figure
+rather than from whatever number a passage happened to show. Two
 failed tool calls, or one call repeated with the same arguments, end a turn. With
 ``answer_first`` (the default), a first draft is written from that search alone, and the
 tool loop runs only on the reviewer's follow-ups: on a small local model every loop step
@@ -139,7 +142,8 @@ class Researcher(dspy.ReAct):
         ``trajectory`` until it finishes, loops, errs twice or spends its budget."""
         calls = {_call_key(TOOL_NAME, trajectory["tool_args_0"])}
         errors = 0
-        for idx in range(1, self.max_iters):
+        first = sum(1 for key in trajectory if key.startswith("observation_"))
+        for idx in range(first, first + self.max_iters - 1):
             try:
                 view = trajectory_view(trajectory, mark, self.keep_whole)
                 pred = react_step(self, self.react, view, **input_args)
@@ -188,8 +192,17 @@ class Researcher(dspy.ReAct):
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
         first_query = input_args.pop("first_query", None)
+        computed = input_args.pop("computed", ())
         search = self.locked_tool(tool, on_search)
         trajectory = self._first_search(search, input_args, first_query)
+        for observation in computed:
+            _append_step(
+                trajectory,
+                "The slice's statement facts give the figure the question asks about.",
+                "wissen_calculate",
+                {"formula": str(observation.get("formula", ""))},
+                observation,
+            )
         if not (self.answer_first and _first_draft(input_args)):
             # The loop's tools: the same search (its budget counts the first search too).
             tools = {
@@ -204,6 +217,17 @@ class Researcher(dspy.ReAct):
         evidence = evidence_view(trajectory, tool.mark)
         extract = self.extract(evidence=evidence, **input_args)
         return dspy.Prediction(trajectory=trajectory, **extract)
+
+
+def _append_step(
+    trajectory: dict[str, Any], thought: str, tool_name: str, args: Any, observation: Any
+) -> None:
+    """A step taken by code, after the steps already in ``trajectory``."""
+    idx = sum(1 for key in trajectory if key.startswith("observation_"))
+    trajectory[f"thought_{idx}"] = thought
+    trajectory[f"tool_name_{idx}"] = tool_name
+    trajectory[f"tool_args_{idx}"] = args
+    trajectory[f"observation_{idx}"] = observation
 
 
 def _first_draft(input_args: dict[str, Any]) -> bool:

@@ -24,7 +24,7 @@ This module is documentation with types: nothing imports it at run time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import dspy
 
@@ -95,6 +95,7 @@ class ResearcherStage(Protocol):
         previous_draft: str,
         reviewer_feedback: str,
         first_query: str,
+        computed: list[dict[str, Any]],
     ) -> dspy.Prediction: ...
 
 

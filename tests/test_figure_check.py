@@ -43,3 +43,27 @@ def test_a_researched_probe_beside_a_figure_never_prints_another_value(searcher)
     (record,) = pred.record["slices"]
     researched = [p for p in record["probes"] if p.get("answered_by") != "statement facts"]
     assert researched[0]["rounds"][0]["contradicting_figures_dropped"] == 1
+
+
+def test_a_composed_sentence_stating_a_number_no_finding_states_is_removed():
+    from programs.figure_check import drop_unfounded
+
+    findings = (
+        "### MMM FY2022 Q4\\n\\n3M's capital expenditure in FY2022 was $1,749 million¹.\\n\\n"
+        "### PEP FY2022 Q4\\n\\nPepsiCo's capital expenditure in FY2022 was $5.2 billion²."
+    )
+    answer = CitedAnswer(
+        body=(
+            "3M spent $1,749 million on capital expenditure in FY2022¹. "
+            "PepsiCo spent $5,207 million². "  # the finding's $5.2 billion, written out
+            "3M's spending was 33.6% of PepsiCo's¹². "  # the model's own arithmetic
+            "Its net cash flow was $5,851 million¹. "  # a number no finding states
+            "A ratio below 1 would mean less¹."  # a benchmark, not a claim
+        )
+    )
+    kept, removed = drop_unfounded(answer, findings)
+    assert removed == 2
+    assert kept.body == (
+        "3M spent $1,749 million on capital expenditure in FY2022¹. "
+        "PepsiCo spent $5,207 million². A ratio below 1 would mean less¹."
+    )

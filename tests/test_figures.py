@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from domain.cells import SliceRef
@@ -72,3 +74,26 @@ def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
     assert not asks_beyond_figure(boilerplate)
     assert asks_beyond_figure("What drove 3M's capital expenditure in FY2022?")
     assert asks_beyond_figure("Which segment had the highest capital expenditure in FY2022?")
+
+
+def test_a_researched_probe_reads_its_slices_computed_figure_and_may_cite_it(searcher):
+    """A judgement beside a figure ("is capex high?") is written with the figure computed
+    from the statements in the evidence, behind the hit number of its page."""
+    import dspy
+    from scripted_lm import ScriptedLM
+
+    from programs.research_program import ResearchProgram, ResearchSettings
+
+    lm = ScriptedLM()
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
+    question = "Was 3M's capital expenditure in FY2018 high for its business, and why?"
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    probes = pred.record["slices"][0]["probes"]
+    assert [p.get("answered_by") for p in probes] == ["statement facts", None]
+    figure = probes[0]["figure"]
+    extract = next(h for h in lm.history if "evidence" in str(h["messages"][-1]["content"]).lower())
+    prompt = str(extract["messages"][-1]["content"])
+    line = rf"= {re.escape(figure['text'])} \(Capital expenditure, FY2018\) \[1\]"
+    shown = re.search(line, prompt)
+    assert shown is not None, prompt[:2000]  # its page was retrieved first: hit [1]

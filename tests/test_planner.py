@@ -260,6 +260,26 @@ def test_llm_equities_are_mapped_and_validated_against_the_grid(cells):
     assert "Tesla (TSLA) is not in the grid" in result.user_notes()
 
 
+def test_a_models_mapping_beside_a_named_company_must_name_that_company_too(cells):
+    """A brand the map lacks, read by the model as a company the question never names, does
+    not add that company's slices to a question about another."""
+    result = plan(
+        cells,
+        "What was 3M (formerly Minnesota Mining, not Pepsi) capex in FY2020?",
+        facets={"equities": ["Minnesota Mining", "Pepsi"]},
+        tickers_for={"Minnesota Mining": "PEP", "Pepsi": "PEP"},
+    )
+    assert result.labels == ["MMM FY2020 Q4", "PEP FY2020 Q4"]  # "Pepsi" is PepsiCo's name
+    spurious = plan(
+        cells,
+        "What was 3M (formerly Minnesota Mining) capex in FY2020?",
+        facets={"equities": ["Minnesota Mining"]},
+        tickers_for={"Minnesota Mining": "PEP"},
+    )
+    assert spurious.labels == ["MMM FY2020 Q4"]
+    assert "'Minnesota Mining' read as PEP by the model, not kept" in spurious.notes
+
+
 def test_unknown_names_alongside_known_ones_are_reported(cells):
     result = plan(cells, "Apple vs 3M capex in FY2020", facets={"equities": ["Apple", "3M"]})
     assert result.labels == ["MMM FY2020 Q4"]
