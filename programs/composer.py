@@ -36,6 +36,7 @@ from programs.figure_table import (
     figure_comparisons,
     figure_rows,
     figure_sentences,
+    figure_verdicts,
     formula_notes,
     with_figure_citations,
 )
@@ -177,6 +178,18 @@ def _fall_back_to_figures(
         answer.cited = True
 
 
+def _open_with_verdicts(
+    answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+) -> None:
+    """Code's yes/no on a benchmarked figure opens a cited answer: the direct answer first,
+    then what supports it (sentences opening with the other verdict are gone already)."""
+    said = answer.prose.body
+    verdicts = [v for v in figure_verdicts(slices, findings.figure_numbers) if v not in said]
+    if answer.cited and verdicts:
+        body = " ".join(verdicts) + "\n\n" + answer.prose.body.lstrip()
+        answer.prose = answer.prose.model_copy(update={"body": body})
+
+
 def _append_computed_figures(
     answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
 ) -> None:
@@ -232,6 +245,7 @@ class ReportComposer(dspy.Module):
         findings = _gather_findings(slices)
         answer = self._write_answer(question, slices, findings)
         _fall_back_to_figures(answer, slices, findings)
+        _open_with_verdicts(answer, slices, findings)
         _append_computed_figures(answer, slices, findings)
         draft = self._layout(answer, slices, findings)
         checked = verify_answer(draft, retrieved_uids)

@@ -8,6 +8,8 @@ company's figure (for some period the report holds) if it states an amount of th
 at all; otherwise it is removed, never printed. Sentences stating changes or gaps
 ("rose $146 million") are left to the change and comparison lines code writes itself, so
 they are removed too when their amount is not a figure: the computed lines say it right.
+A sentence that opens with the other yes/no than code's verdict on a figure
+(:mod:`programs.verdicts`) goes too.
 
 The composer reads only the slices' findings, so a number it writes that no finding states
 is its own: arithmetic (a gap, a share, a sum) or a neighbouring figure recalled wrongly.
@@ -24,6 +26,7 @@ from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
+from programs.verdicts import opposes
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
@@ -66,7 +69,12 @@ def drop_contradicting(
         if sentence.in_table:
             continue
         named = {t for _, t in company_mentions(sentence.text, companies)}
-        if len(named) == 1 and _contradicts(sentence.text, figures.get(named.pop(), [])):
+        if len(named) == 1:
+            about = figures.get(next(iter(named)), [])
+        else:  # a sentence naming no company (or several) is about the only one, if one
+            about = next(iter(figures.values())) if len(figures) == 1 else []
+        contradicts = len(named) == 1 and _contradicts(sentence.text, about)
+        if contradicts or _opposes(sentence.text, about):
             dropped.append(sentence)
     body = without_units(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
@@ -79,10 +87,17 @@ def drop_contradicting_in_slice(
     another value ("the quick ratio was 1.87" beside a computed 0.54): within a slice every
     sentence is about the slice's company, named or not."""
     dropped = [
-        s for s in split_sentences(answer.body) if not s.in_table and _contradicts(s.text, figures)
+        s
+        for s in split_sentences(answer.body)
+        if not s.in_table and (_contradicts(s.text, figures) or _opposes(s.text, figures))
     ]
     body = without_units(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
+
+
+def _opposes(text: str, figures: Sequence[Figure]) -> bool:
+    """Whether ``text`` opens with the other yes/no than code's verdict on a figure."""
+    return any(f.verdict and opposes(text, f.verdict) for f in figures)
 
 
 def _contradicts(text: str, figures: Sequence[Figure]) -> bool:

@@ -94,6 +94,19 @@ def figure_sentences(slices: Sequence[SliceReport], numbers: dict[str, int]) -> 
     return "\n\n".join(lines)
 
 
+def figure_verdicts(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
+    """Code's yes/no on each benchmarked figure (:mod:`programs.verdicts`), cited: the
+    direct answer a judgement question opens with; labelled by slice when there are several."""
+    lines = []
+    for report in slices:
+        for figure in slice_figures(report):
+            markers = _markers(figure, numbers)
+            if figure.verdict and markers:
+                label = f"{report.slice.label}: " if len(slices) > 1 else ""
+                lines.append(f"{label}{figure.verdict}{markers}.")
+    return lines
+
+
 _SCALE_RE = re.compile(r"\b(thousand|million|billion|trillion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 

@@ -29,6 +29,7 @@ from calculator.result import Calculation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import Period
+from programs.verdicts import benchmark_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
@@ -190,6 +191,9 @@ class Figures:
         sentence = (
             f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
         )
+        verdict = benchmark_verdict(question, calculation.title, calculation.value, value)
+        if verdict:  # a yes/no on a figure with a shared benchmark: code's, cited as it is
+            sentence += f" {verdict}{marker}."
         by_uid = {f.uid: f for f in calculation.inputs}
         footnotes = [
             Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()
@@ -204,6 +208,7 @@ class Figures:
             formula=calculation.render() if len(calculation.inputs) > 1 else "",
             uids=list(calculation.citations),
             inputs=calculation.input_lines(),
+            verdict=verdict or "",
         )
         return answer, figure
 

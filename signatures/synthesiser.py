@@ -30,6 +30,9 @@ class Figure(BaseModel):
     formula: str = ""
     uids: list[str] = Field(default_factory=list)
     inputs: list[str] = Field(default_factory=list, description="each input as read")
+    verdict: str = Field(
+        default="", description="code's yes/no against a shared benchmark (programs.verdicts)"
+    )
 
 
 class ProbeAnswer(BaseModel):

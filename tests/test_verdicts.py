@@ -1,0 +1,84 @@
+"""Code's yes/no on a figure with a shared benchmark, and the drafts that say the opposite."""
+
+from __future__ import annotations
+
+import dspy
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scripted_lm import ScriptedLM
+
+from programs.research_program import ResearchProgram, ResearchSettings
+from programs.verdicts import benchmark_verdict, opposes
+
+HEALTHY = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "value", "text", "opening"),
+    [
+        (HEALTHY, "Quick ratio", 0.54, "0.54", "No: a quick ratio of 0.54 is below 1"),
+        (HEALTHY, "Quick ratio", 1.3, "1.30", "Yes: a quick ratio of 1.30 is at or above 1"),
+        ("Does Acme have positive working capital in FY2031?", "Working capital", 8.31e8,
+         "$831 million", "Yes: a working capital of $831 million is positive"),
+        ("Is Acme's current ratio strong enough to meet its obligations?", "Current ratio",
+         0.8, "0.80", "No: a current ratio of 0.80 is below 1"),
+    ],
+)  # fmt: skip
+def test_a_yes_no_question_on_a_benchmarked_figure_gets_codes_verdict(
+    question, title, value, text, opening
+):
+    assert benchmark_verdict(question, title, value, text).startswith(opening)
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("What was Acme's quick ratio in FY2031?", "Quick ratio"),  # no yes/no asked
+        ("Is Acme's quick ratio below 1?", "Quick ratio"),  # asked the other way round
+        ("Does Acme have a healthy operating margin?", "Operating margin"),  # no benchmark
+        ("Does Acme have healthy liquidity?", "Quick ratio"),  # the figure is not named
+    ],
+)
+def test_no_verdict_where_the_question_or_the_figure_does_not_call_for_one(question, title):
+    assert benchmark_verdict(question, title, 0.5, "0.50") is None
+
+
+@given(st.floats(min_value=0, max_value=10, allow_nan=False))
+def test_the_verdict_is_yes_exactly_when_the_ratio_as_written_reaches_the_benchmark(value):
+    text = f"{value:.2f}"
+    verdict = benchmark_verdict(HEALTHY, "Quick ratio", value, text)
+    assert verdict.startswith("Yes") == (float(text) >= 1.0)
+    assert f"of {text} is" in verdict
+
+
+def test_only_the_other_yes_or_no_opposes_a_verdict():
+    verdict = "No: a quick ratio of 0.54 is below 1, the usual benchmark"
+    assert opposes("Yes, Acme has a healthy liquidity profile.", verdict)
+    assert not opposes("No, it does not.", verdict)
+    assert not opposes("Acme's quick ratio is low.", verdict)
+
+
+def test_a_researched_yes_beside_a_figure_below_its_benchmark_never_reaches_the_report(searcher):
+    question = (
+        "Does 3M have a reasonably healthy liquidity profile based on its quick ratio for FY2022?"
+    )
+    lm = ScriptedLM(claim="Yes, 3M has a reasonably healthy liquidity profile in FY2022")
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 is below 1")
+    assert "Yes, 3M has" not in pred.report
+    researched = pred.record["slices"][0]["probes"][1]["rounds"][0]
+    assert "Yes, 3M has" in researched["draft"]  # the model wrote it; code removed it
+    assert researched["contradicting_figures_dropped"] >= 1
+
+
+def test_a_figure_probe_that_is_the_whole_research_says_its_verdict_once(searcher):
+    question = "Does 3M have positive working capital based on FY2022 data?"
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    answer = pred.report.split("\n\n**Sources**")[0]
+    assert answer.count("a working capital of") == 1, answer
+    assert "Yes: a working capital of $" in answer
