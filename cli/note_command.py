@@ -1,12 +1,13 @@
 """``research note TICKER``: one ticker in, a cited research note out, offline by default.
 
-The note itself is built by ``notes`` from the grid. This command gathers what ``notes``
-may not import (the layering keeps ``market`` and ``websources`` for the front ends): the
-price series and multiples from the chosen price provider (local files by default, the
-synthetic sample when none is set) and news from the configured provider (none unless
-``WISSEN_SEARXNG_URL`` or ``WISSEN_NEWS_FEEDS`` is set). A source that is not configured or
+The note itself is built by ``notes`` from the grid, with the price series and multiples
+from the chosen price provider (local files by default, the synthetic sample when none is
+set) and news from the configured provider (none unless ``WISSEN_SEARXNG_URL`` or
+``WISSEN_NEWS_FEEDS`` is set), gathered by ``notes.gather``. A source that is not configured or
 does not have the ticker becomes the one line its section prints. A ticker the grid does
-not hold is one error line and exit code 2.
+not hold is one error line and exit code 2. The note ends with its review (``notes.review``),
+printed here and written to ``--out`` alike; a finding is information for the reader, not
+a failure, so it does not change the exit code.
 """
 
 from __future__ import annotations
@@ -22,17 +23,12 @@ from cli.errors import EXIT_FAILED, fail, say
 from cli.grid_commands import StoreOption
 from cli.output_files import OutputError, check_destination, write_output
 from cli.prices_command import PriceProviderOption, PricesDirOption
-from market.errors import PriceDataError, ProviderUnavailableError
-from market.indicators import compute_indicators
-from market.local import LocalFileProvider
-from market.multiples import valuation_multiples
 from market.providers import make_provider
 from notes import NoteError, OutsideSources, build_note
+from notes.gather import gather_market, gather_news
 from retrieval.open_store import open_store
 from retrieval.sqlite.store import NotAGridStore
 from retrieval.store import GridFilter
-from websources import NotConfigured, WebSettings, WebSourceError, news_search
-from websources import provider_from_settings as news_provider
 
 console = Console(soft_wrap=True)
 NEWS_LIMIT = 5
@@ -46,46 +42,6 @@ NEWS_HOW = (
 )
 
 
-def market_inputs(
-    outside: OutsideSources, ticker: str, facts: list, provider: str, prices_dir: Path | None
-) -> None:
-    """Fill ``outside`` with the indicators and multiples, or the one line saying why not."""
-    try:
-        source = make_provider(provider, prices_dir)
-        bars = source.daily_bars(ticker)
-        detail = source.describe(ticker)
-    except PriceDataError as exc:
-        outside.market_unavailable = (
-            f"No price data for {ticker} ({exc}); {PRICES_HOW.format(ticker=ticker)}."
-        )
-        return
-    except (ProviderUnavailableError, ValueError) as exc:
-        outside.market_unavailable = f"Prices could not be read: {exc}."
-        return
-    indicators = compute_indicators(bars, source.name, detail)
-    price = indicators[0]
-    outside.indicators = indicators
-    outside.multiples = valuation_multiples(price.value or 0.0, price.source, facts, ticker)
-    outside.synthetic_prices = isinstance(source, LocalFileProvider) and source.is_sample
-
-
-def news_inputs(outside: OutsideSources, query: str) -> None:
-    """Fill ``outside`` with news about ``query`` when a provider is configured."""
-    outside.news_query = query
-    try:
-        settings = WebSettings.from_env()
-        provider = news_provider(settings)
-    except NotConfigured as exc:
-        outside.news_unavailable = NEWS_HOW if "no news provider" in str(exc) else f"{exc}."
-        return
-    try:
-        found = news_search(query, provider=provider, settings=settings, limit=NEWS_LIMIT)
-    except WebSourceError as exc:
-        outside.news_unavailable = f"News search failed: {exc}."
-        return
-    outside.news, outside.news_unavailable = found.items, None
-
-
 def note_command(
     ticker: Annotated[str, typer.Argument(help="a ticker the grid holds, e.g. MMM")],
     store: StoreOption = None,
@@ -93,7 +49,7 @@ def note_command(
     provider: PriceProviderOption = "local",
     prices_dir: PricesDirOption = None,
 ) -> None:
-    """A cited research note: snapshot, results, trends, market data, news and risks."""
+    """A cited research note: snapshot, results, trends, market data, news, risks, review."""
     try:
         check_destination(out, "--out")
     except OutputError as exc:
@@ -108,8 +64,10 @@ def note_command(
         outside = OutsideSources(news_limit=NEWS_LIMIT)
         if cells:
             facts = list(grid.facts(GridFilter(ticker=symbol)))
-            market_inputs(outside, symbol, facts, provider, prices_dir)
-            news_inputs(outside, cells[-1].company)
+            gather_market(
+                outside, symbol, facts, lambda: make_provider(provider, prices_dir), PRICES_HOW
+            )
+            gather_news(outside, cells[-1].company, NEWS_HOW, NEWS_LIMIT)
         try:
             note = build_note(grid, ticker, outside)
         except NoteError as exc:

@@ -6,15 +6,20 @@ into sections of sentences, each citing the filing page, price series or web doc
 rests on, with one Sources list numbered across those kinds. Numbers come from the
 calculator and the facts, never from a language model, so a note can be checked figure by
 figure against the facts it cites. A section whose source is not configured is one line.
+A review by code (``notes.review``) then reads the note for precision the source does not
+state, one-sided framing and hedging that hides missing data, and the note prints what it
+finds as its last section.
 """
 
 from notes.compose import NoteError, build_note
-from notes.model import CitedSentence, ResearchNote, Section
+from notes.model import CitedSentence, Finding, ResearchNote, Section
 from notes.outside import OutsideSources
+from notes.review import review_note
 from notes.sources import PriceCitation, SourceBook, WebCitation
 
 __all__ = [
     "CitedSentence",
+    "Finding",
     "NoteError",
     "OutsideSources",
     "PriceCitation",
@@ -23,4 +28,5 @@ __all__ = [
     "SourceBook",
     "WebCitation",
     "build_note",
+    "review_note",
 ]

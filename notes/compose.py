@@ -4,7 +4,8 @@ The order is the reading order: business snapshot, latest results, three-year tr
 market data and valuation, recent catalysts, risks. Sources are numbered as they are first
 cited, so the numbers rise through the note. Everything a sentence states is read or
 computed by code: facts through the calculator, prose quoted from the pages a slice-locked
-search finds, prices and news as the command's providers returned them.
+search finds, prices and news as the command's providers returned them. The finished note
+is read once by the review (``notes.review``), whose findings the note prints last.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from notes.filing_text import business_description, risk_headings, risk_pages
 from notes.financials import results_section, trends_section
 from notes.model import CitedSentence, ResearchNote, Section
 from notes.outside import OutsideSources, catalysts_section, market_section
+from notes.review import review_note
 from notes.sources import SourceBook, page_citation
 from retrieval.store import GridCell, GridFilter
 
@@ -61,7 +63,8 @@ def snapshot_section(book: SourceBook, store, ticker: str, cells: list[GridCell]
     year = latest_annual(cells)
     passage = business_description(store, ticker, year) if year else None
     if passage is None:
-        section.context.append("No “Item 1. Business” page was found by search in the latest 10-K.")
+        where = f"the FY{year} 10-K" if year else "any 10-K in the grid"
+        section.unavailable = f"No “Item 1. Business” page was found by search in {where}."
         return section
     text = f"The FY{year} 10-K describes the company (Item 1, Business): “{passage.text}”"
     section.sentences.append(CitedSentence(text, book.cite(page_citation(passage.page))))
@@ -104,4 +107,6 @@ def build_note(store, ticker: str, outside: OutsideSources | None = None) -> Res
         catalysts_section(book, outside),
         risks_section(book, store, symbol, cells),
     ]
-    return ResearchNote(symbol, cells[-1].company, sections, book)
+    note = ResearchNote(symbol, cells[-1].company, sections, book, latest_annual(cells))
+    note.review = review_note(note)
+    return note

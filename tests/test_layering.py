@@ -21,8 +21,8 @@ PACKAGES = {
 ARROWS: dict[str, set[str]] = {
     "cli": {"domain", "edgar", "evaluation", "lm", "market", "retrieval", "runs", "web"}
     | {"notes", "websources"},
-    "notes": {"calculator", "citations", "domain", "retrieval"},
-    "web": {"citations", "lm", "market", "metrics", "programs", "retrieval", "runs"},
+    "notes": {"calculator", "citations", "domain", "market", "retrieval", "websources"},
+    "web": {"citations", "lm", "market", "metrics", "notes", "programs", "retrieval", "runs"},
     "runs": {"atomicfiles", "domain", "evaluation", "lm", "metrics", "programs", "retrieval"}
     | {"signatures"},
     "evaluation": {"atomicfiles", "citations", "lm", "metrics", "programs", "retrieval"}

@@ -85,6 +85,13 @@ def test_the_latest_year_is_compared_with_the_one_before(mmm):
     assert "| Operating margin (operating income ÷ revenue) | 22.3%" in mmm.section("trends").table
 
 
+def test_the_sample_notes_pass_the_review_and_say_so(mmm, sample_store):
+    assert mmm.review == []
+    assert mmm.to_markdown().rstrip().endswith("## Review\n\nNo issues found by the review checks.")
+    for ticker in ("PEP", "KO"):
+        assert build_note(sample_store, ticker).review == [], ticker
+
+
 def test_every_line_of_the_results_and_trends_carries_a_marker(mmm):
     markdown = mmm.to_markdown()
     body = markdown.split("## Latest results", 1)[1].split("## Market data", 1)[0]
@@ -143,6 +150,9 @@ def test_an_unconfigured_news_section_is_one_line(sample_store_path):
     assert text.startswith("News is not configured: set WISSEN_SEARXNG_URL")
     assert text.count(".") == 1 + text.count("docs/web-sources.md")  # one sentence
     assert "†" not in result.stdout and "SYNTHETIC" in result.stderr
+    review = result.stdout.rsplit("Review", 1)[1]
+    assert "Sources" in result.stdout.split("Review")[-2]  # the review comes last
+    assert " ".join(review.split()) == "No issues found by the review checks."
 
 
 def test_the_markdown_file_has_the_cited_sections(sample_store_path, tmp_path):

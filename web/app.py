@@ -27,7 +27,7 @@ from web.settings import WebSettings
 
 def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> Gate:
     """The ASGI app for ``settings``; ``runs`` is the run service (built here if not given)."""
-    from web import routes_ask, routes_grid, routes_prices, routes_runs
+    from web import routes_ask, routes_grid, routes_note, routes_prices, routes_runs
 
     settings = settings or WebSettings()
 
@@ -61,6 +61,7 @@ def create_app(settings: WebSettings | None = None, runs: Any | None = None) -> 
     app.include_router(routes_grid.router)
     app.include_router(routes_runs.router)
     app.include_router(routes_prices.router)
+    app.include_router(routes_note.router)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
