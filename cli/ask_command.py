@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.text import Text
 
 from cli.errors import EXIT_FAILED, fail, interrupted, say, stderr
@@ -21,20 +20,14 @@ from cli.grid_commands import StoreOption
 from cli.lm_options import ApiBaseOption, LMOption
 from cli.output_files import OutputError, check_destinations, not_saved, write_output
 from cli.research_setup import ProgramOption, setting_option, settings_from_flags
-from cli.terminal_text import plain
+from cli.terminal_text import plain, print_markdown
 
 console = Console(soft_wrap=True)
 
 
 def print_report(markdown: str, target: Console | None = None) -> None:
-    """Print a report's Markdown, every block wrapped at the terminal's width.
-
-    Wrapped by Rich, not soft-wrapped: with ``soft_wrap`` Rich leaves a long paragraph to
-    the terminal to fold but crops a list item at the width, so the **Scope** notes (and
-    the formulas and Sources) lost their ends on a narrow terminal. Here each block wraps
-    at word boundaries, list items under their bullet, and nothing is cut.
-    """
-    (target or console).print(Markdown(markdown), soft_wrap=False)
+    """Print a report's Markdown (:func:`cli.terminal_text.print_markdown`)."""
+    print_markdown(markdown, target or console)
 
 
 def _trace_printer(start: float):

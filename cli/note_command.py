@@ -17,12 +17,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 
 from cli.errors import EXIT_FAILED, fail, say
 from cli.grid_commands import StoreOption
 from cli.output_files import OutputError, check_destination, write_output
 from cli.prices_command import PriceProviderOption, PricesDirOption
+from cli.terminal_text import print_markdown
 from market.providers import make_provider
 from notes import NoteError, OutsideSources, build_note
 from notes.gather import gather_market, gather_news
@@ -77,7 +77,7 @@ def note_command(
     if outside.synthetic_prices:
         say("note: the prices are the bundled SYNTHETIC sample (market/sample/README.md)")
     markdown = note.to_markdown()
-    console.print(Markdown(markdown), soft_wrap=False)
+    print_markdown(markdown, console)
     if out is not None:
         problem = write_output(out, markdown, "--out")
         if problem:

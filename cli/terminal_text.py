@@ -9,8 +9,15 @@ can still find and rename the file.
 
 from __future__ import annotations
 
+import re
+
+from rich.console import Console
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.text import Text
+
+#: A footnote line of a Sources block (``¹ MMM 10-K FY2022 p.48 …``).
+_FOOTNOTE_LINE = re.compile(r"^[⁰¹²³⁴⁵⁶⁷⁸⁹]+ ", re.MULTILINE)
 
 
 def printable(text: str) -> str:
@@ -50,3 +57,21 @@ def plain(text: object, style: str = "") -> Text:
     ``[red]`` vanish, and emoji codes (``:x:``) stay as typed.
     """
     return Text(printable_lines(str(text)), style=style)
+
+
+def print_markdown(markdown: str, console: Console) -> None:
+    """Print a report's or note's Markdown, every block wrapped at the terminal's width.
+
+    Wrapped by Rich, not soft-wrapped: with ``soft_wrap`` Rich leaves a long paragraph to
+    the terminal to fold but crops a list item at the width, so the **Scope** notes (and
+    the formulas and Sources) lost their ends on a narrow terminal. Here each block wraps
+    at word boundaries, list items under their bullet, and nothing is cut. The Sources'
+    footnotes are lines of one paragraph in Markdown, which a renderer joins into one run
+    of text; each ends in a hard break here, so each starts its own line.
+    """
+    lines = markdown.split("\n")
+    broken = [
+        line + "  " if _FOOTNOTE_LINE.match(line) and i + 1 < len(lines) and lines[i + 1] else line
+        for i, line in enumerate(lines)
+    ]
+    console.print(Markdown("\n".join(broken)), soft_wrap=False)

@@ -215,3 +215,16 @@ def test_research_ask_refuses_a_sqlite_store_that_is_not_a_grid(monkeypatch, wis
         "(experiments); choose another store file (a new or empty file becomes a grid)"
     ]
     assert path.read_bytes() == before and lm.total_calls == 0
+
+
+def test_each_source_of_a_printed_report_starts_its_own_line():
+    report = (
+        "## Answer\n\nThe answer.¹²\n\n**Sources**\n\n"
+        "¹ MMM 10-K FY2022 p.48 (page_id: 1, uid: aaaaaaaaaaaa)\n"
+        "² PEP 10-K FY2022 p.62 (page_id: 2, uid: bbbbbbbbbbbb)\n\n**Scope**\n\n- A note."
+    )
+    shown = io.StringIO()
+    print_report(report, Console(file=shown, width=120, soft_wrap=True))
+    lines = [line.strip() for line in shown.getvalue().splitlines()]
+    assert "¹ MMM 10-K FY2022 p.48 (page_id: 1, uid: aaaaaaaaaaaa)" in lines
+    assert "² PEP 10-K FY2022 p.62 (page_id: 2, uid: bbbbbbbbbbbb)" in lines
