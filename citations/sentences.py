@@ -155,6 +155,32 @@ def without_units(body: str, units: Iterable[Sentence]) -> str:
     return kept
 
 
+#: A sentence that opens by pointing back at the one before it ("This indicates …").
+_REFERS_BACK = re.compile(r"^\s*(?:this|that|these|those|it|such)\b", re.IGNORECASE)
+
+
+def with_followers(body: str, units: Iterable[Sentence]) -> list[Sentence]:
+    """``units`` and, after each, the uncited prose sentences that open by pointing back at
+    it ("This indicates …"): removed alone, a sentence would leave its followers saying
+    "this" of nothing, or of the sentence before it, which they were not about."""
+    chosen = {u.start for u in units}
+    out = []
+    previous_chosen = False
+    for sentence in split_sentences(body):
+        follows = (
+            previous_chosen
+            and not sentence.in_table
+            and not sentence.markers
+            and bool(_REFERS_BACK.match(sentence.text))
+        )
+        if sentence.start in chosen or follows:
+            out.append(sentence)
+            previous_chosen = True
+        else:
+            previous_chosen = False
+    return out
+
+
 def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:
     """``body`` less the sentences that carry no citation marker (with ``only``, those of
     them whose text it accepts).

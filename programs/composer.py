@@ -52,6 +52,11 @@ logger = logging.getLogger(__name__)
 _PROBE_HEADING = re.compile(r"^#### Probe \d+:.*\n+", re.MULTILINE)
 
 
+#: A heading the model copied from the findings into its answer ("### VZ FY2022 Q4"): the
+#: report's own headings frame the answer, and one inside it reads as a new section.
+_HEADING_LINE = re.compile(r"^#{1,6}\s.*\n*", re.MULTILINE)
+
+
 def _cell(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
 
@@ -284,7 +289,8 @@ class ReportComposer(dspy.Module):
                     open_issues=issues or "none",
                 )
                 # A step that fails keeps what the steps before it made (answer.prose).
-                answer.prose = with_references(str(out.report_markdown or ""), merged.references)
+                written = _HEADING_LINE.sub("", str(out.report_markdown or "")).strip()
+                answer.prose = with_references(written, merged.references)
                 answer.prose, _ = attribute_to_findings(answer.prose, merged)
                 answer.prose, _ = drop_misattributed(answer.prose, self.companies)
                 answer.prose, _ = drop_contradicting(answer.prose, slices, self.companies)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_units
+from citations.sentences import split_sentences, with_followers, without_units
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
 from programs.verdicts import opposes
@@ -76,7 +76,7 @@ def drop_contradicting(
         contradicts = len(named) == 1 and _contradicts(sentence.text, about)
         if contradicts or _opposes(sentence.text, about):
             dropped.append(sentence)
-    body = without_units(answer.body, dropped)
+    body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
 
 
@@ -91,7 +91,7 @@ def drop_contradicting_in_slice(
         for s in split_sentences(answer.body)
         if not s.in_table and (_contradicts(s.text, figures) or _opposes(s.text, figures))
     ]
-    body = without_units(answer.body, dropped)
+    body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
 
 

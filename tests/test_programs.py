@@ -398,3 +398,20 @@ def test_an_answer_without_a_figure_to_a_how_much_question_is_not_accepted(
         assert DAGGER in pred.report
     else:
         assert probe["status"] == "accepted" and DAGGER not in pred.report
+
+
+class _HeadingComposerLM(ScriptedLM):
+    """A composer that copies a findings heading into its answer, as a small model does."""
+
+    def _composer(self, inputs):
+        out = super()._composer(inputs)
+        label = json.loads(inputs.get("slice_labels", "[]"))[0]
+        return {**out, "report_markdown": f"### {label}\n\n{out['report_markdown']}"}
+
+
+def test_a_heading_the_composer_copies_into_its_answer_is_dropped(searcher):
+    program = ResearchProgram(searcher, settings=AGENTS_ONLY)
+    with dspy.context(lm=_HeadingComposerLM()):
+        pred = program(question=QUESTION)
+    answer = pred.report.split("## Comparison")[0]
+    assert answer.startswith("## Answer\n\n") and "###" not in answer

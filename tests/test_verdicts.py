@@ -82,3 +82,23 @@ def test_a_figure_probe_that_is_the_whole_research_says_its_verdict_once(searche
     answer = pred.report.split("\n\n**Sources**")[0]
     assert answer.count("a working capital of") == 1, answer
     assert "Yes: a working capital of $" in answer
+
+
+def test_a_sentence_pointing_back_at_a_removed_verdict_goes_with_it():
+    from citations.markup import CitedAnswer
+    from programs.figure_check import drop_contradicting_in_slice
+    from signatures.synthesiser import Figure
+
+    quick = Figure(
+        title="Quick ratio", period="FY2022", value=0.54, unit="ratio", text="0.54",
+        verdict="No: a quick ratio of 0.54 is below 1, the usual benchmark",
+    )  # fmt: skip
+    answer = CitedAnswer(
+        body=(
+            "Yes, Acme has a healthy liquidity profile. This indicates that its cash covers "
+            "its obligations. Current liabilities were $50 billion¹. This is due to debt¹."
+        )
+    )
+    kept, removed = drop_contradicting_in_slice(answer, [quick])
+    assert removed == 1
+    assert kept.body == "Current liabilities were $50 billion¹. This is due to debt¹."
