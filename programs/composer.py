@@ -5,10 +5,10 @@ summaries merged with one global numbering for the LLM to cite, a comparison tab
 one column per slice in plan order (cells the LLM filled, plus an evidence row), the
 final renumbering from ¹ by first appearance, fabricated citations removed and counted,
 daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
-A question that came down to one probe of one slice is answered by that probe's cited
-answer as it stands, and findings that cite no page get no answer: neither makes an LM
-call. A sentence the model wrote without a mark keeps one when it restates a cited
-finding (the finding's own markers, found by code:
+A question that came down to one slice with one researched probe (beside code's figures)
+is answered by its probes' cited answers as they stand, and findings that cite no page get
+no answer: neither makes an LM call. A sentence the model wrote without a mark keeps one
+when it restates a cited finding (the finding's own markers, found by code:
 :func:`programs.attribution.attribute_to_findings`); one that names a company and cites
 none of its filings is removed (:mod:`programs.company_check`), and so is one that gives a
 company's figure a value its statement facts do not hold, or states a number no finding
@@ -40,7 +40,7 @@ from programs.figure_table import (
     formula_notes,
     with_figure_citations,
 )
-from programs.synthesiser import merge_parts, with_references
+from programs.synthesiser import merge_parts, researched, with_references
 from retrieval.companies import Company, load_companies
 from signatures.composer import ComposeReport, TableRow
 from signatures.planner import ResearchPlan
@@ -113,13 +113,17 @@ def _rows(raw: object) -> list[TableRow]:
 
 
 def _single_finding(slices: Sequence[SliceReport]) -> str | None:
-    """The body of the only probe answer of the only slice, if that is all there is and it
-    cites something (then it is the answer as it stands); None otherwise."""
-    if len(slices) != 1 or len(slices[0].probe_answers) != 1:
+    """The answer as it stands, when the only slice has one researched probe at most (its
+    other probes code's figures): the probes' cited answers in order, code's figure (and
+    verdict) first; None otherwise, or when none of them cites anything."""
+    if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
         return None
-    answer = slices[0].probe_answers[0].answer
-    cites = answer.references.footnotes and any(True for _ in iter_markers(answer.body))
-    return answer.body.strip() if cites else None
+    bodies = [
+        answer.body.strip()
+        for answer in (p.answer for p in slices[0].probe_answers)
+        if answer.references.footnotes and any(True for _ in iter_markers(answer.body))
+    ]
+    return "\n\n".join(bodies) or None
 
 
 @dataclass

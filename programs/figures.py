@@ -192,8 +192,8 @@ class Figures:
             f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
         )
         verdict = benchmark_verdict(question, calculation.title, calculation.value, value)
-        if verdict:  # a yes/no on a figure with a shared benchmark: code's, cited as it is
-            sentence += f" {verdict}{marker}."
+        if verdict:  # a yes/no on a figure with a shared benchmark: the direct answer first
+            sentence = f"{verdict}{marker}. {sentence}"
         by_uid = {f.uid: f for f in calculation.inputs}
         footnotes = [
             Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()

@@ -62,7 +62,16 @@ def word_count(text: str) -> int:
     return len(re.findall(r"[A-Za-z0-9$%][\w$%.,'-]*", text))
 
 
+def researched(probes: Sequence[ProbeAnswer]) -> list[ProbeAnswer]:
+    """The probes a model answered: not the figures code computed from the statements."""
+    return [p for p in probes if not p.figures]
+
+
 class SliceSynthesiser(dspy.Module):
+    """A slice's probe answers -> its summary. A slice with one researched probe (beside
+    figures code computed, if any) needs none: its answers are its finding as they stand,
+    and a model re-telling code's figure can only misquote it."""
+
     def __init__(self) -> None:
         super().__init__()
         self.synthesise = dspy.Predict(SynthesiseSlice)
@@ -87,7 +96,7 @@ class SliceSynthesiser(dspy.Module):
         ]
         merged_probes, _ = merge_parts(sections)
         summary, fabricated, error = CitedAnswer(), 0, None
-        if len(probes) > 1:
+        if len(researched(probes)) > 1:
             summary, fabricated, error = self._summary(
                 question, slice, merged_probes, open_issues, retrieved
             )

@@ -102,3 +102,30 @@ def test_a_sentence_pointing_back_at_a_removed_verdict_goes_with_it():
     kept, removed = drop_contradicting_in_slice(answer, [quick])
     assert removed == 1
     assert kept.body == "Current liabilities were $50 billion¹. This is due to debt¹."
+
+
+def test_one_researched_probe_beside_a_figure_is_the_answer_with_no_summary_or_composer_call(
+    searcher,
+):
+    """Code's verdict and figure first, then the researched answer, each sentence still
+    citing the pages its own probe cited, with no model re-telling them."""
+    from citations import parse_cited_answer, split_sentences
+
+    question = (
+        "Does 3M have a reasonably healthy liquidity profile based on its quick ratio for FY2022?"
+    )
+    lm = ScriptedLM()
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    assert lm.calls.get("synthesiser", 0) == 0 and lm.calls.get("composer", 0) == 0
+    figure_probe, researched = pred.record["slices"][0]["probes"]
+    report = parse_cited_answer(pred.report)
+    uid_of = {f.number: f.citation.uid for f in report.references.footnotes}
+    answer = pred.report.split("**Sources**")[0]
+    sentences = [s for s in split_sentences(answer) if s.markers]
+    assert sentences[0].text.startswith("No: a quick ratio of 0.88")
+    for sentence in sentences:
+        cited = {uid_of[m] for m in sentence.markers}
+        own = figure_probe["citations"] if "quick ratio" in sentence.text.lower() else None
+        assert cited <= set(own or researched["citations"]), sentence.text
