@@ -13,6 +13,11 @@ The Sources block is a ``**Sources**`` line followed by one footnote per line::
     ¹ MMM 10-K FY2018 p.61 (page_id: 60211, uid: 3f9c2a81d0e4)
 
 i.e. ``<number> <doc_label> p.<page_index + 1> (page_id: <grid page id>, uid: <page uid>)``.
+A web document an agent read (``research ask --web-sources``) has no page; its footnote says
+what a reader needs to find it again, with the same kind of uid (12 hex digits of its URL)::
+
+    ² web: “Capex up”, News Co, https://n.co/a (retrieved 2026-12-03 15:00 UTC; uid: 0a1b2c3d4e5f)
+
 A report may end with a ``**Notes**`` block of dagger notes (see ``citations.daggers``).
 """
 
@@ -20,8 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 MARKER_SEPARATOR = "˒"
@@ -39,6 +45,14 @@ FOOTNOTE_RE = re.compile(
     rf"^\s*(?:[-*]\s+)?(?P<num>{_SUP}+|\[\d+\]|\d+\.?)\s+(?P<label>.+?)\s+p\.\s?(?P<page>\d+)\s*"
     rf"\(page_id:\s*(?P<page_id>\d+),\s*uid:\s*(?P<uid>{UID_PATTERN})\)\s*$"
 )
+#: When a web document was read, as its footnote writes it (minutes, UTC).
+RETRIEVED_PATTERN = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC"
+WEB_FOOTNOTE_RE = re.compile(
+    rf"^\s*(?:[-*]\s+)?(?P<num>{_SUP}+|\[\d+\]|\d+\.?)\s+web:\s+“(?P<title>.+)”,\s+"
+    rf"(?P<publisher>[^”\n]+),\s+(?P<url>https?://\S+)\s+\(retrieved\s+"
+    rf"(?P<retrieved>{RETRIEVED_PATTERN});\s*uid:\s*(?P<uid>{UID_PATTERN})\)\s*$"
+)
+_WEB_FIELDS = ("url", "publisher", "retrieved")
 # ``**Sources**``, ``Sources:``, ``**Sources:**``, ``## Notes``: however a model heads the block.
 _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?P<name>Sources|Notes)\**:?\**\s*$", re.IGNORECASE)
 
@@ -72,7 +86,8 @@ def iter_markers(text: str) -> Iterator[tuple[re.Match[str], list[int]]]:
 
 
 class Citation(BaseModel):
-    """One cited page of the retrieval grid; identity is the ``uid``."""
+    """One cited page of the retrieval grid, or one web document an agent read (``url``
+    set: ``doc_label`` is its title, and it has no page); identity is the ``uid``."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -80,9 +95,44 @@ class Citation(BaseModel):
     doc_label: str = Field(pattern=r"^\S(?:[^\n]*\S)?$", description="e.g. 'MMM 10-K FY2018'")
     page_index: int = Field(ge=0, description="zero-based page in the document")
     page_id: int = Field(ge=0, description="sequential page number in the store")
+    url: str | None = Field(None, pattern=r"^https?://\S+$", description="a web document's URL")
+    publisher: str | None = Field(
+        None, pattern=r"^[^\s”](?:[^\n”]*[^\s”])?$", description="a web document's publisher"
+    )
+    retrieved: str | None = Field(
+        None, pattern=f"^{RETRIEVED_PATTERN}$", description="when a web document was read"
+    )
+
+    @model_validator(mode="after")
+    def _web_fields_together(self) -> Citation:
+        """A web citation needs all three of its fields (its footnote prints them all)."""
+        given = [getattr(self, name) is not None for name in _WEB_FIELDS]
+        if any(given) and not all(given):
+            raise ValueError("a web citation needs its url, publisher and retrieval time")
+        if self.url is not None and (self.page_index or self.page_id):
+            raise ValueError("a web citation has no page (page_index and page_id are 0)")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_empty_web_fields(self, handler: Any) -> Any:
+        """A page's record stays as it was before web citations existed."""
+        data = handler(self)
+        if self.url is None and isinstance(data, dict):
+            for name in _WEB_FIELDS:
+                data.pop(name, None)
+        return data
+
+    @property
+    def is_web(self) -> bool:
+        return self.url is not None
 
     def render(self) -> str:
         """Footnote body without its number (display page is 1-based)."""
+        if self.url is not None:
+            return (
+                f"web: “{self.doc_label}”, {self.publisher}, {self.url} "
+                f"(retrieved {self.retrieved}; uid: {self.uid})"
+            )
         return (
             f"{self.doc_label} p.{self.page_index + 1} (page_id: {self.page_id}, uid: {self.uid})"
         )
@@ -166,13 +216,36 @@ def render_cited_answer(answer: CitedAnswer) -> str:
     return "\n\n".join(parts)
 
 
+def _footnote_number(raw: str) -> int:
+    raw = raw.strip("[].")
+    return from_superscript(raw) if raw[0] in SUPERSCRIPT_DIGITS else int(raw)
+
+
+def _parse_web_footnote(line: str) -> Footnote | None:
+    m = WEB_FOOTNOTE_RE.match(line)
+    if m is None or (number := _footnote_number(m.group("num"))) < 1:
+        return None
+    try:
+        citation = Citation(
+            uid=m.group("uid"),
+            doc_label=m.group("title"),
+            page_index=0,
+            page_id=0,
+            url=m.group("url"),
+            publisher=m.group("publisher"),
+            retrieved=m.group("retrieved"),
+        )
+    except ValueError:  # e.g. a title with surrounding spaces: not a footnote code wrote
+        return None
+    return Footnote(number=number, citation=citation)
+
+
 def parse_footnote(line: str) -> Footnote | None:
     """Parse one footnote line; accepts ``¹``, ``[1]`` or ``1.`` numbering and a list bullet."""
     m = FOOTNOTE_RE.match(line)
     if m is None:
-        return None
-    raw = m.group("num").strip("[].")
-    number = from_superscript(raw) if raw[0] in SUPERSCRIPT_DIGITS else int(raw)
+        return _parse_web_footnote(line)
+    number = _footnote_number(m.group("num"))
     page = int(m.group("page"))
     if number < 1 or page < 1:
         return None

@@ -138,6 +138,9 @@ def ask_command(
     max_probes: Annotated[int | None, setting_option("max_probes")] = None,
     max_rounds: Annotated[int | None, setting_option("max_rounds")] = None,
     figures: Annotated[bool | None, setting_option("figures", "--figures/--no-figures")] = None,
+    web_sources: Annotated[
+        bool | None, setting_option("web_sources", "--web-sources/--no-web-sources")
+    ] = None,
     concurrency: Annotated[int | None, setting_option("concurrency")] = None,
     out: Annotated[Path | None, typer.Option(help="write the report Markdown here")] = None,
     json_out: Annotated[

@@ -5,7 +5,8 @@ resolved to the pages they were handed out for, fabricated citations are removed
 counted, footnotes are rewritten from the grid's own record of each page, a sentence left
 uncited gets the retrieved page that holds its numbers and words, and one that states a
 number no retrieved page holds goes (``programs.attribution``): what leaves here carries
-only real, correctly labelled citations.
+only real, correctly labelled citations. A web document a tool returned in this probe
+(``research ask --web-sources``) is among the retrieved pages, so it is checked the same way.
 """
 
 from __future__ import annotations
@@ -20,8 +21,23 @@ from programs.quotes import drop_copied_lines
 from retrieval.search.hybrid import Hit
 from retrieval.search.tools import EquitySearchTool
 
+#: ``Hit.doc_type`` of a web document among a probe's pages (``programs.web_sources``).
+WEB_DOC_TYPE = "web"
+
 
 def citation_of(hit: Hit) -> Citation:
+    """How a retrieved page, or a web document a tool returned (``programs.web_sources``),
+    is cited."""
+    if hit.doc_type == WEB_DOC_TYPE:
+        return Citation(
+            uid=hit.uid,
+            doc_label=hit.doc_label,
+            page_index=0,
+            page_id=0,
+            url=hit.doc_name,
+            publisher=hit.publisher,
+            retrieved=hit.retrieved,
+        )
     return Citation(
         uid=hit.uid, doc_label=hit.doc_label, page_index=hit.page_index, page_id=hit.page_id
     )

@@ -1,10 +1,10 @@
 """Tool results as a model reads them, and the patterns that recognise them when pasted back.
 
-Every page, statement fact and calculation a tool returns is shown behind the hit number it
-is cited by (``[3]``), never its uid, which a small model garbles when it copies it. The
-same line formats are what a model pastes into a draft instead of answering, so the
-patterns that recognise a pasted line (:data:`HIT_HEADER_RE`, :data:`FACT_LINE_RE`) live
-here, next to the code that writes those lines.
+Every page, statement fact, calculation and web document (``programs.web_sources``) a tool
+returns is shown behind the hit number it is cited by (``[3]``), never its uid, which a small
+model garbles when it copies it. The same line formats are what a model pastes into a draft
+instead of answering, so the patterns that recognise a pasted line (:data:`HIT_HEADER_RE`,
+:data:`FACT_LINE_RE`) live here, next to the code that writes those lines.
 """
 
 from __future__ import annotations
@@ -39,6 +39,24 @@ def render_hit(hit: dict, mark: Mark, whole: bool) -> str:
     return f"{mark(hit['uid'])} {hit.get('doc_label', '')} p.{hit.get('page', '?')}: {text}"
 
 
+def _is_web(item: Any) -> bool:
+    """A web document or news item (``websources.tools``): it has a URL."""
+    return isinstance(item, dict) and "url" in item and "uid" in item
+
+
+def _web_body(item: dict) -> str:
+    return str(item.get("text") or item.get("summary") or "").strip()
+
+
+def render_web(item: dict, mark: Mark, whole: bool) -> str:
+    """``[5] web: “Title”, Publisher, 2023-02-14, https://…: <text>`` (a news item: its
+    summary): the mark to cite, what and where it is, and what it says."""
+    body = _web_body(item) if whole else _short(_web_body(item))
+    when = f", {item['published']}" if item.get("published") else ""
+    where = f"“{item.get('title', '')}”, {item.get('publisher', '')}{when}, {item['url']}"
+    return f"{mark(item['uid'])} web: {where}: {body}"
+
+
 def render_fact(row: dict, mark: Mark) -> str:
     """``[3] capex FY2031: -4,817.3 million USD ("Capital expenditures", ACME 10-K p.48)``."""
     value = row.get("printed") or f"{row.get('value')} {row.get('unit', '')}".strip()
@@ -56,6 +74,8 @@ def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
     opening; the model has read the whole result in the step after it was returned, and
     later steps need only what was found and where. Facts and calculations are short already.
     """
+    if _is_web(observation):
+        return render_web(observation, mark, whole)
     if isinstance(observation, dict) and "text" in observation and "uid" in observation:
         return render_hit(observation, mark, whole)
     if isinstance(observation, dict) and "value" in observation and "cite_uids" in observation:
@@ -68,11 +88,20 @@ def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
         and all(isinstance(item, dict) and "uid" in item for item in observation)
     ):
         lines = [
-            render_hit(item, mark, whole) if "text" in item else render_fact(item, mark)
+            render_web(item, mark, whole)
+            if _is_web(item)
+            else render_hit(item, mark, whole)
+            if "text" in item
+            else render_fact(item, mark)
             for item in observation
         ]
         return ("\n\n" if whole else "\n").join(lines)
     return observation
+
+
+def _body(item: dict) -> str:
+    """What a page or web item says (its text; a news item's summary)."""
+    return _web_body(item) if _is_web(item) else str(item.get("text", ""))
 
 
 def trajectory_view(trajectory: dict[str, Any], mark: Mark, keep_whole: int) -> dict[str, Any]:
@@ -114,11 +143,11 @@ def evidence_view(
         for item in found:
             if not isinstance(item, dict):
                 continue  # a tool's message (budget spent, an error): nothing to cite
-            if "text" in item and "uid" in item:
+            if _is_web(item) or ("text" in item and "uid" in item):
                 uid = item["uid"]
                 if uid not in pages:
                     items.append(("page", uid))
-                if len(str(item["text"])) > len(str(pages.get(uid, {}).get("text", ""))):
+                if len(_body(item)) > len(_body(pages.get(uid, {}))):
                     pages[uid] = item
             elif "uid" in item or "cite_uids" in item:
                 line = (
@@ -130,7 +159,12 @@ def evidence_view(
                     items.append(("line", line))
     blocks, used = [], 0
     for kind, value in items:
-        block = render_hit(pages[value], mark, whole=True) if kind == "page" else value
+        if kind == "page":
+            page = pages[value]
+            web = _is_web(page)
+            block = render_web(page, mark, True) if web else render_hit(page, mark, True)
+        else:
+            block = value
         if blocks and used + len(block) > max_chars:
             blocks.append(f"({len(items) - len(blocks)} more results not shown)")
             break

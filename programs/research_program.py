@@ -49,6 +49,7 @@ from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.scheduler import SliceScheduler, SliceState, restored_suffix
 from programs.synthesiser import SliceSynthesiser
+from programs.web_sources import web_settings_from_env
 from retrieval.mentions import company_mentions
 from retrieval.search.hybrid import Hit, HybridSearcher
 from retrieval.search.passages import DEFAULT_BUDGET
@@ -95,6 +96,10 @@ class ResearchSettings(BaseModel):
     figures: bool = Field(
         default=True, description="answer figure questions from statement facts (no LM)"
     )
+    web_sources: bool = Field(
+        default=False,
+        description="offer the researcher wissen_read_url (and news search, when configured)",
+    )
 
 
 class ResearchProgram(dspy.Module):
@@ -115,7 +120,10 @@ class ResearchProgram(dspy.Module):
         self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
         self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
         self.researcher = Researcher(
-            max_searches=s.max_searches, k=s.k, answer_first=s.answer_first
+            max_searches=s.max_searches,
+            k=s.k,
+            answer_first=s.answer_first,
+            web=web_settings_from_env() if s.web_sources else None,
         )
         self.reviewer = Reviewer(max_follow_ups=s.max_follow_ups)
         self.synthesiser = SliceSynthesiser()

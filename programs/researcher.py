@@ -29,6 +29,10 @@ alone, every page, fact and calculation found once and whole, without the trajec
 thoughts and tool calls (a small model shown those pastes them back as its answer).
 Every page is shown behind its hit number (``[3]``), which is what the model cites
 (``citations.hit_numbers``): code writes the Sources.
+
+With ``web`` settings (``research ask --web-sources``; off by default) the loop also offers
+``wissen_read_url`` and, when a news provider is configured, ``wissen_news_search``
+(:mod:`programs.web_sources`): what they return is numbered among the probe's pages.
 """
 
 from __future__ import annotations
@@ -44,8 +48,10 @@ from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
 from programs.observations import Mark, evidence_view, trajectory_view
+from programs.web_sources import ProbeWebTools, offered_tools, prototypes
 from retrieval.search.tools import EquitySearchTool
 from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
+from websources.settings import WebSettings
 
 logger = logging.getLogger(__name__)
 
@@ -73,16 +79,25 @@ class Researcher(dspy.ReAct):
         max_page_reads: int = 2,
         keep_whole: int = 1,
         answer_first: bool = True,
+        web: WebSettings | None = None,
     ) -> None:
         # The prototypes only lend their names, arguments and docstrings to the prompt; they
         # hold no searcher, so the module deep-copies cleanly for optimisers.
         search = EquitySearchTool(searcher=None, default_k=k)  # type: ignore[arg-type]
         numbers = FactTools().as_functions()  # statement facts and the calculator
+        self.web_tools = offered_tools(web) if web is not None else ()
         super().__init__(
             ResearchProbe,
-            tools=[search.slice_function(), search.read_page_function(), *numbers],
+            tools=[
+                search.slice_function(),
+                search.read_page_function(),
+                *numbers,
+                *prototypes(self.web_tools),
+            ],
             max_iters=max_searches + 1,  # tool steps of any kind, then finish
         )
+        #: What the web tools may do (None: no web tools, the default).
+        self.web = web
         # The answer step writes the answer from the evidence the steps found, not from the
         # trajectory (a small model pastes that back), and with no reasoning field first (a
         # small model puts its prose there and leaves only the Sources for the answer).
@@ -91,6 +106,17 @@ class Researcher(dspy.ReAct):
         self.max_page_reads = max_page_reads
         self.keep_whole = keep_whole
         self.answer_first = answer_first
+
+    def describe_tools(self) -> None:
+        """Name every tool in the step's instructions again after compiled instructions were
+        loaded over them (``evaluation.program_state.load_program``): a program compiled
+        without web tools would otherwise offer them by name alone."""
+        signature = self.react.signature
+        described = signature.instructions
+        missing = [str(tool) for name, tool in self.tools.items() if name not in described]
+        if missing:
+            text = "\n".join([signature.instructions, *missing])
+            self.react.signature = signature.with_instructions(text)
 
     def _as_prototype(self, function: Callable[..., Any]) -> dspy.Tool:
         """``function`` behind the prompt's schema for the tool of the same name."""
@@ -187,6 +213,7 @@ class Researcher(dspy.ReAct):
         tool: EquitySearchTool | None = None,
         on_search: SearchHook | None = None,
         fact_tools: FactTools | None = None,
+        web_tools: ProbeWebTools | None = None,
         **input_args: Any,
     ) -> dspy.Prediction:
         if tool is None:
@@ -213,6 +240,10 @@ class Researcher(dspy.ReAct):
             for function in (fact_tools or FactTools()).as_functions():
                 # The slice's own facts (an empty list if none).
                 tools[function.__name__] = self._as_prototype(function)
+            if self.web is not None:  # what they return joins ``tool``'s pages
+                web = web_tools or ProbeWebTools(tool, self.web, self.web_tools)
+                for function in web.functions():
+                    tools[function.__name__] = self._as_prototype(function)
             self._explore(trajectory, tools, tool.mark, input_args)
         evidence = evidence_view(trajectory, tool.mark)
         extract = self.extract(evidence=evidence, **input_args)

@@ -66,7 +66,9 @@ def company_mentions(
     position (a company named twice, or by name and ticker, appears each time)."""
     known = {c.ticker for c in companies} | {c.ticker for c in cells}
     hits = [(m.start(), m.group(1)) for m in _TICKER_TOKEN_RE.finditer(text) if m.group(1) in known]
-    words = " " + re.sub(r"[^a-z0-9&']+", " ", text.lower().replace("’", "'")) + " "
+    # "&" is read as "and", as names are normalised: "Johnson & Johnson", "PG&E", "J&J".
+    lowered = text.lower().replace("’", "'").replace("&", " and ")
+    words = " " + re.sub(r"[^a-z0-9']+", " ", lowered) + " "
     words = re.sub(r"'s\b", "", words).replace("'", " ")
     for name, ticker in name_index(companies, cells).items():
         if len(name) < 2:

@@ -27,11 +27,15 @@ def prepare_research(
     from runs.program_choice import choose_program
 
     grid = open_store(store)
-    research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
+    try:  # a bad bound, or a bad web source variable under --web-sources
+        research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
+    except ValueError as exc:
+        raise BadRunRequest(str(exc)) from None
     chosen = choose_program(program).path
     if chosen is not None:
         try:
             load_program(research, chosen)
         except ValueError as exc:
             raise BadRunRequest(str(exc)) from None
+        research.researcher.describe_tools()  # compiled instructions may predate web tools
     return grid, research

@@ -2,8 +2,8 @@
 
 A run records its question and settings (:class:`~runs.settings.RunSettings`) in
 ``meta.json`` as it starts; resuming it takes back those that shape the research (the
-question, model, agents, program, store, bounds and figures), so the resumed run researches
-exactly what the first attempt did and finds its checkpoint valid.
+question, model, agents, program, store, bounds, figures and web sources), so the resumed
+run researches exactly what the first attempt did and finds its checkpoint valid.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ RESUMED_OPTIONS = (
 )  # fmt: skip
 #: The settings a resume takes back: everything that shapes the research itself. The rest
 #: (tracking, concurrency, the LM's resilience and budgets) are the resuming command's own.
-RESUMED_SETTINGS = (*RESUMED_OPTIONS[1:], "figures")
-#: What a run recorded before it recorded the setting (runs from before ``--no-figures``).
-OLD_RECORD_DEFAULTS = {"figures": True}
+RESUMED_SETTINGS = (*RESUMED_OPTIONS[1:], "figures", "web_sources")
+#: What a run recorded before it recorded the setting (runs from before ``--no-figures``,
+#: ``--web-sources``).
+OLD_RECORD_DEFAULTS = {"figures": True, "web_sources": False}
 
 
 def _stored(key: str, value: Any) -> Any:

@@ -329,6 +329,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
         max_probes=settings.max_probes,
         max_rounds=settings.max_rounds,
         figures=settings.figures,
+        web_sources=settings.web_sources,
         concurrency=settings.concurrency,
     )
     apply_agent_lms(research, models.overrides)

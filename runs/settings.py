@@ -80,6 +80,11 @@ class RunSettings(BaseSettings):
         description="answer figure questions from statement facts and the calculator "
         "(--no-figures: the agents alone)",
     )
+    web_sources: bool = Field(
+        False,
+        description="let the researcher read web pages and search news (wissen_read_url; "
+        "news only with WISSEN_SEARXNG_URL or WISSEN_NEWS_FEEDS) and cite them",
+    )
     concurrency: int = Field(8, ge=1, le=64, description="workers for the slices and probes")
     track: bool = Field(True, description="log the run to MLflow")
     fallback_lm: tuple[str, ...] = Field(

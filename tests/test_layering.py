@@ -28,7 +28,7 @@ ARROWS: dict[str, set[str]] = {
     "evaluation": {"atomicfiles", "citations", "lm", "metrics", "programs", "retrieval"}
     | {"signatures"},
     "programs": {"calculator", "citations", "domain", "lm", "metrics", "retrieval", "signatures"}
-    | {"textnorm"},
+    | {"textnorm", "websources"},
     "signatures": {"citations", "domain"},
     "market": {"calculator", "domain", "retrieval"},
     "edgar": {"retrieval"},

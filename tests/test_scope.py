@@ -35,3 +35,20 @@ def test_scope_lifts_the_named_company_in_shared_search(sample_store):
     top = [h.ticker for h in scoped.search(query, k=5)]
     assert top == ["KO"] * 5
     assert [h.ticker for h in plain.search(query, k=5)].count("KO") <= top.count("KO")
+
+
+def test_every_company_of_the_map_is_found_by_its_name_as_written():
+    """A property of the whole map, not of any question: each company's name, and its name
+    less legal suffixes, finds that company ("Johnson & Johnson", "PG&E" included)."""
+    from retrieval.mentions import company_mentions
+
+    companies = load_companies()
+    for company in companies:
+        short = company.name.split(",")[0]
+        for suffix in (" Corporation", " Incorporated", " Inc.", " Company"):
+            short = short.removesuffix(suffix)
+        for name in (company.name, short):
+            found = {t for _, t in company_mentions(f"What did {name} report?", companies)}
+            assert company.ticker in found, name
+    found = company_mentions("How did J&J's sales compare?", companies)
+    assert [t for _, t in found] == ["JNJ"]

@@ -288,6 +288,13 @@ class _CitationRenderer:
             if citation is None:  # a marker with no footnote: shown, not linked
                 parts.append(escapeHtml(raw))
                 continue
+            if citation.is_web:  # a web document: its own address, not the page viewer
+                href = f"#source-{number}" if self.for_print else str(citation.url)
+                parts.append(
+                    f'<a href="{escapeHtml(href)}" rel="noopener noreferrer" target="_blank" '
+                    f'title="{escapeHtml(citation.render())}">{escapeHtml(raw)}</a>'
+                )
+                continue
             label = f"{citation.doc_label} p.{citation.page_index + 1}"
             href = f"#source-{number}" if self.for_print else page_href(citation.uid, figure, quote)
             parts.append(
@@ -371,7 +378,7 @@ def render_report(
         else ""
     )
     sources = [
-        Source(number, citation, page_href(citation.uid))
+        Source(number, citation, str(citation.url) if citation.is_web else page_href(citation.uid))
         for number, citation in sorted(by_number.items())
     ]
     return RenderedReport(body_html, sources, notes, extra_html)

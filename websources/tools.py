@@ -2,12 +2,11 @@
 agents' tools (``retrieval.search.tools``): plain functions with a docstring a model reads, that
 return compact dicts or a refusal sentence and never raise.
 
-Not wired into any agent: the Researcher's tools stay the filing grid's until someone
-chooses otherwise. Like ``EquitySearchTool``, :class:`WebTools` remembers every source it
-handed out (``retrieved``, by uid) and numbers it in order, so a citation check can require
-a cited web source to be one the agent actually read. Wiring it in would mean adding
-``tools.read_function()`` and ``tools.news_function()`` to the Researcher's tool list and
-letting the citation books resolve a uid to ``WebTools.retrieved`` as well as to pages.
+Like ``EquitySearchTool``, :class:`WebTools` remembers every source it handed out
+(``retrieved``, by uid) and numbers it in order (``[W1]``), so a citation check can require
+a cited web source to be one the agent actually read. An agent that cites pages and web
+sources in one sequence passes ``mark``: the Researcher does, under ``research ask
+--web-sources`` (``programs.web_sources``), so a web source is cited ``[5]`` like a page.
 """
 
 from __future__ import annotations
@@ -33,10 +32,13 @@ class WebTools:
         settings: WebSettings | None = None,
         provider: NewsProvider | None = None,
         max_items: int = 5,
+        mark: Callable[[WebDocument | NewsItem], str] | None = None,
     ) -> None:
         self.settings = settings or WebSettings.from_env()
         self.provider = provider
         self.max_items = max_items
+        #: Numbers a source in the caller's own sequence and returns its mark (None: [Wn]).
+        self.mark = mark
         self.retrieved: dict[str, WebDocument | NewsItem] = {}
         self.numbers: dict[str, int] = {}
 
@@ -45,7 +47,7 @@ class WebTools:
         if isinstance(source, WebDocument) or source.uid not in self.retrieved:
             self.retrieved[source.uid] = source
         number = self.numbers.setdefault(source.uid, len(self.numbers) + 1)
-        return f"[W{number}]"
+        return self.mark(source) if self.mark is not None else f"[W{number}]"
 
     def read(self, url: str) -> dict | str:
         """One page as the model sees it, or why it could not be read."""
@@ -99,7 +101,7 @@ class WebTools:
         def wissen_read_url(url: str) -> dict | str:
             """Read a public web page (a news article, a company press release) by its
             http(s) URL. Returns its title, publisher, date, the mark to cite it by
-            (e.g. [W1]) and its main text.
+            (e.g. [4]) and its main text.
             """
             return self.read(url)
 
@@ -111,7 +113,7 @@ class WebTools:
         def wissen_news_search(query: str, since: str | None = None) -> list[dict] | str:
             """Search recent news about a company or topic. `since` is an optional date
             (2024-05-01). Returns articles with title, publisher, date, URL, a summary and
-            the mark to cite each by (e.g. [W2]); read one with wissen_read_url.
+            the mark to cite each by (e.g. [5]); read one with wissen_read_url.
             """
             return self.news(query, since)
 

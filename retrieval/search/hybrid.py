@@ -59,6 +59,11 @@ class Hit:
     score: float
     text: str
     snippet: str = ""  # for display; filled by :func:`with_snippets` when one is wanted
+    #: A web document an agent read (``doc_type`` "web", its URL as ``doc_name``, its title
+    #: as ``doc_label``) is kept among the pages it may cite, so it needs what its citation
+    #: prints: who published it and when it was read ("2026-12-03 15:00 UTC").
+    publisher: str = ""
+    retrieved: str = ""
 
 
 def with_snippets(hits: list[Hit], query: str) -> list[Hit]:
