@@ -10,7 +10,7 @@ with the probe's pages to the synthesis, the report and a resumed run's checkpoi
 footnote (``citations.markup``) names its title, publisher, URL and retrieval time.
 
 News search needs a provider (``WISSEN_SEARXNG_URL`` or ``WISSEN_NEWS_FEEDS``); without
-one only ``wissen_read_url`` is offered: a tool that can only refuse is prompt to pay for.
+one only ``wissen_read_url`` is offered: a tool that can only refuse is prompt paid for nothing.
 """
 
 from __future__ import annotations
