@@ -19,9 +19,9 @@ from programs.errors import PlanningError
 from programs.planning_rules import (
     companies_text,
     merge_facets,
-    names_company,
     nearest_cells_text,
     plan_slices,
+    plausible_mapping,
     prepass,
 )
 from programs.question import clean_question, question_too_long
@@ -125,9 +125,10 @@ class SlicePlanner(dspy.Module):
         for equity in facets.equities:
             ticker = self._ticker_for(equity, index)
             # The model's own mapping of a name beside companies the map found: kept only
-            # when the question names that company too ("Square" is not PepsiCo).
+            # when it is plausible ("Coke" is Coca-Cola; "Square" is not PepsiCo).
             by_model = pre.tickers and resolve_name(equity, index) is None and ticker in grid
-            if by_model and not names_company(question, ticker, known_names.get(ticker, "")):
+            name = known_names.get(ticker, "")
+            if by_model and not plausible_mapping(question, equity, ticker, name):
                 notes_dropped.append(f"{equity!r} read as {ticker} by the model, not kept")
                 continue
             if ticker in grid:

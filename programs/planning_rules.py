@@ -159,22 +159,21 @@ def grounded(llm: Facets, question: str) -> Facets:
     )
 
 
-def names_company(question: str, ticker: str, name: str) -> bool:
-    """Whether ``question`` writes ``ticker`` or a word of three letters or more of the
-    company's ``name`` (legal suffixes aside), or a word of four or more that one of the
-    name's words starts with ("Pepsi" for PepsiCo)."""
+def plausible_mapping(question: str, equity: str, ticker: str, name: str) -> bool:
+    """Whether a model's reading of ``equity`` as ``ticker`` (company ``name``) is plausible:
+    the question writes the ticker or a word of three letters or more of the name (legal
+    suffixes aside), or the equity starts with the initial of the ticker or of a word of the
+    name, as brands and nicknames do ("Coke" for Coca-Cola, "Pepsi" for PepsiCo, "J&J");
+    "Square" read as PepsiCo is neither."""
     words = {w.lower() for w in re.findall(r"[A-Za-z0-9&]+", question)}
     own = {
         w.lower()
         for w in re.findall(r"[A-Za-z0-9&]{3,}", name)
         if w.lower() not in {"inc", "corp", "corporation", "company", "the", "plc", "ltd", "group"}
     }
-    prefixes = {w for w in words if len(w) >= 4}
-    return (
-        ticker.lower() in words
-        or bool(own & words)
-        or any(n.startswith(w) for n in own for w in prefixes)
-    )
+    initial = equity.strip().lower()[:1]
+    initials = {w[0] for w in own} | {ticker.lower()[:1]}
+    return ticker.lower() in words or bool(own & words) or (bool(initial) and initial in initials)
 
 
 def latest_full_fy(ticker: str, cells: Sequence[GridCell]) -> int | None:

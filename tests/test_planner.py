@@ -260,16 +260,17 @@ def test_llm_equities_are_mapped_and_validated_against_the_grid(cells):
     assert "Tesla (TSLA) is not in the grid" in result.user_notes()
 
 
-def test_a_models_mapping_beside_a_named_company_must_name_that_company_too(cells):
-    """A brand the map lacks, read by the model as a company the question never names, does
-    not add that company's slices to a question about another."""
+def test_a_models_mapping_beside_a_named_company_must_be_plausible(cells):
+    """A name the map lacks, read by the model as a company the question neither names nor
+    abbreviates, does not add that company's slices to a question about another; a brand
+    or nickname ("Coke", "Pepsi") still does."""
     result = plan(
         cells,
         "What was 3M (formerly Minnesota Mining, not Pepsi) capex in FY2020?",
         facets={"equities": ["Minnesota Mining", "Pepsi"]},
         tickers_for={"Minnesota Mining": "PEP", "Pepsi": "PEP"},
     )
-    assert result.labels == ["MMM FY2020 Q4", "PEP FY2020 Q4"]  # "Pepsi" is PepsiCo's name
+    assert result.labels == ["MMM FY2020 Q4", "PEP FY2020 Q4"]  # "Pepsi" abbreviates PepsiCo
     spurious = plan(
         cells,
         "What was 3M (formerly Minnesota Mining) capex in FY2020?",
