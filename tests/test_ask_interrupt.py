@@ -33,6 +33,9 @@ def test_ctrl_c_prints_one_resume_line_and_exits_promptly(wissen_home, sample_st
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # As from a terminal: a shell starts background jobs with Ctrl-C ignored, and
+            # the child would inherit that (CI scripts often run so).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )  # fmt: skip
         deadline = time.monotonic() + 180
         while fake.requests < 3:  # planned, and probes researching in several threads
