@@ -154,3 +154,25 @@ def test_an_incomplete_run_resumes_from_the_browser(install_lm, web):
     assert again.status_code == 202 and healthy.calls["probes"] == 0
     assert web.post("/runs/20990101-000000-abcdef/resume", headers=JSON).status_code == 404
     assert web.get("/runs/20990101-000000-abcdef/events").status_code == 404
+
+
+def test_the_web_sources_box_turns_them_on_for_one_run_and_unchecked_leaves_the_servers(
+    monkeypatch, wissen_home
+):
+    from runs.settings import load_settings
+    from web.ask_form import parse_form
+    from web.run_control import RunControl
+
+    checked = parse_form({"question": QUESTION, "web_sources": "on"}, "local/x")
+    unchecked = parse_form({"question": QUESTION}, "local/x")
+    assert checked.web_sources is True and unchecked.web_sources is None
+    requests = []
+    control = RunControl.__new__(RunControl)
+    control._start = lambda **request: requests.append(request) or "run"
+    control.start(checked)
+    control.start(unchecked)
+    assert [r["web_sources"] for r in requests] == [True, None]
+    assert load_settings(web_sources=True).web_sources is True
+    assert load_settings(web_sources=None).web_sources is False  # the default: off
+    monkeypatch.setenv("WISSEN_WEB_SOURCES", "1")
+    assert load_settings(web_sources=None).web_sources is True  # the server's setting

@@ -32,6 +32,9 @@ class AskForm:
     program: str | None = None
     max_probes: int = field_default("max_probes")
     max_rounds: int = field_default("max_rounds")
+    #: Checked: the researcher may read URLs and search news in this run; unchecked (None):
+    #: the server's own setting (``WISSEN_WEB_SOURCES``, off by default).
+    web_sources: bool | None = None
 
 
 def compiled_programs(root: Path = OPTIMISED_DIR) -> list[str]:
@@ -88,4 +91,5 @@ def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
         program=program,
         max_probes=bounded("max_probes"),
         max_rounds=bounded("max_rounds"),
+        web_sources=True if fields.get("web_sources") in ("on", "true", "1") else None,
     )
