@@ -57,6 +57,11 @@ _PROBE_HEADING = re.compile(r"^#### Probe \d+:.*\n+", re.MULTILINE)
 _HEADING_LINE = re.compile(r"^#{1,6}\s.*\n*", re.MULTILINE)
 
 
+def _cites(body: str) -> bool:
+    """Whether ``body`` carries a citation marker at all."""
+    return next(iter_markers(body), None) is not None
+
+
 def _cell(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
 
@@ -121,7 +126,7 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     bodies = [
         answer.body.strip()
         for answer in (p.answer for p in slices[0].probe_answers)
-        if answer.references.footnotes and any(True for _ in iter_markers(answer.body))
+        if answer.references.footnotes and _cites(answer.body)
     ]
     return "\n\n".join(bodies) or None
 
@@ -154,7 +159,7 @@ def _findings_section(report: SliceReport) -> CitedAnswer:
     """A slice's findings: its summary, or its probes' cited answers when the summary cites
     nothing (a synthesis that failed); prose that cites nothing is not a finding, so a slice
     without one citation says that plainly instead of showing unsupported text."""
-    summary_cites = any(True for _ in iter_markers(report.summary.body))
+    summary_cites = _cites(report.summary.body)
     source = report.summary if summary_cites else report.answer
     text = source.body if source.references.footnotes else NO_CITED_FINDINGS
     body = f"### {report.slice.label}\n\n{text}"
@@ -179,7 +184,7 @@ def _fall_back_to_figures(
 ) -> None:
     """Notes whether the answer cites anything; an answer that cites nothing gives way to
     code's figures, an answer in their own right, cited to their statement pages."""
-    answer.cited = any(True for _ in iter_markers(answer.prose.body))
+    answer.cited = _cites(answer.prose.body)
     answer.from_figures = not answer.cited and bool(findings.code_rows)
     if answer.from_figures:
         body = figure_sentences(slices, findings.figure_numbers)

@@ -57,6 +57,16 @@ def render_web(item: dict, mark: Mark, whole: bool) -> str:
     return f"{mark(item['uid'])} web: {where}: {body}"
 
 
+def _is_page(item: Any) -> bool:
+    """A page (search hit or page read) or a web document: something with text to cite."""
+    return _is_web(item) or (isinstance(item, dict) and "text" in item and "uid" in item)
+
+
+def render_page(item: dict, mark: Mark, whole: bool) -> str:
+    """A page or a web document as :func:`render_hit` or :func:`render_web` writes it."""
+    return render_web(item, mark, whole) if _is_web(item) else render_hit(item, mark, whole)
+
+
 def render_fact(row: dict, mark: Mark) -> str:
     """``[3] capex FY2031: -4,817.3 million USD ("Capital expenditures", ACME 10-K p.48)``."""
     value = row.get("printed") or f"{row.get('value')} {row.get('unit', '')}".strip()
@@ -74,10 +84,8 @@ def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
     opening; the model has read the whole result in the step after it was returned, and
     later steps need only what was found and where. Facts and calculations are short already.
     """
-    if _is_web(observation):
-        return render_web(observation, mark, whole)
-    if isinstance(observation, dict) and "text" in observation and "uid" in observation:
-        return render_hit(observation, mark, whole)
+    if _is_page(observation):
+        return render_page(observation, mark, whole)
     if isinstance(observation, dict) and "value" in observation and "cite_uids" in observation:
         marks = "".join(mark(uid) for uid in observation["cite_uids"])
         formula = MARKER_RE.sub("", str(observation.get("formula", "")))
@@ -88,11 +96,7 @@ def render_observation(observation: Any, mark: Mark, whole: bool = True) -> Any:
         and all(isinstance(item, dict) and "uid" in item for item in observation)
     ):
         lines = [
-            render_web(item, mark, whole)
-            if _is_web(item)
-            else render_hit(item, mark, whole)
-            if "text" in item
-            else render_fact(item, mark)
+            render_page(item, mark, whole) if _is_page(item) else render_fact(item, mark)
             for item in observation
         ]
         return ("\n\n" if whole else "\n").join(lines)
@@ -143,7 +147,7 @@ def evidence_view(
         for item in found:
             if not isinstance(item, dict):
                 continue  # a tool's message (budget spent, an error): nothing to cite
-            if _is_web(item) or ("text" in item and "uid" in item):
+            if _is_page(item):
                 uid = item["uid"]
                 if uid not in pages:
                     items.append(("page", uid))
@@ -159,12 +163,7 @@ def evidence_view(
                     items.append(("line", line))
     blocks, used = [], 0
     for kind, value in items:
-        if kind == "page":
-            page = pages[value]
-            web = _is_web(page)
-            block = render_web(page, mark, True) if web else render_hit(page, mark, True)
-        else:
-            block = value
+        block = render_page(pages[value], mark, whole=True) if kind == "page" else value
         if blocks and used + len(block) > max_chars:
             blocks.append(f"({len(items) - len(blocks)} more results not shown)")
             break

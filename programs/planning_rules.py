@@ -36,7 +36,7 @@ from domain.periods import (
     speaks_of_recent_years,
 )
 from retrieval.companies import Company
-from retrieval.mentions import company_mentions
+from retrieval.mentions import LEGAL_SUFFIXES, company_mentions
 from retrieval.store import GridCell
 from signatures.planner import Facets
 
@@ -166,11 +166,7 @@ def plausible_mapping(question: str, equity: str, ticker: str, name: str) -> boo
     name, as brands and nicknames do ("Coke" for Coca-Cola, "Pepsi" for PepsiCo, "J&J");
     "Square" read as PepsiCo is neither."""
     words = {w.lower() for w in re.findall(r"[A-Za-z0-9&]+", question)}
-    own = {
-        w.lower()
-        for w in re.findall(r"[A-Za-z0-9&]{3,}", name)
-        if w.lower() not in {"inc", "corp", "corporation", "company", "the", "plc", "ltd", "group"}
-    }
+    own = {w.lower() for w in re.findall(r"[A-Za-z0-9&]{3,}", name)} - set(LEGAL_SUFFIXES)
     initial = equity.strip().lower()[:1]
     initials = {w[0] for w in own} | {ticker.lower()[:1]}
     return ticker.lower() in words or bool(own & words) or (bool(initial) and initial in initials)

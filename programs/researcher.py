@@ -150,12 +150,10 @@ class Researcher(dspy.ReAct):
             observation: Any = search(query=query)
         except Exception as err:
             observation = f"Execution error in {TOOL_NAME}: {err}"
-        return {
-            "thought_0": "First, search this slice's filings for what the probe asks.",
-            "tool_name_0": TOOL_NAME,
-            "tool_args_0": {"query": query},
-            "observation_0": observation,
-        }
+        trajectory: dict[str, Any] = {}
+        thought = "First, search this slice's filings for what the probe asks."
+        _append_step(trajectory, thought, TOOL_NAME, {"query": query}, observation)
+        return trajectory
 
     def _explore(
         self,

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from retrieval.companies import Company
 from retrieval.store import GridCell
 
-_SUFFIXES = (
+#: Words of a company name that say what kind of company it is, not which one.
+LEGAL_SUFFIXES = (
     "incorporated", "corporation", "company", "holdings", "group", "corp", "inc", "co",
     "plc", "ltd", "the",
 )  # fmt: skip
@@ -29,7 +30,7 @@ def normalise_name(name: str) -> str:
     text = re.sub(r"'s\b", "", text)
     text = re.sub(r"[^a-z0-9]+", " ", text)
     words = text.split()
-    while words and words[-1] in _SUFFIXES:
+    while words and words[-1] in LEGAL_SUFFIXES:
         words.pop()
     while words and words[0] == "the":
         words.pop(0)
