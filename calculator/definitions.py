@@ -7,8 +7,11 @@ A question's own definition ("X is defined as: ...") wins over these
 outflows in parentheses: capital expenditure, dividends paid and buybacks are usually
 negative facts (3M prints capex as ``(1,577)``). Formulas that want the size of an outflow
 take ``abs(...)``, so they give the same answer whichever way a company prints it:
-free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Interest expense is taken
-as ``abs(...)`` for the same reason.
+free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Interest expense and income
+tax are taken as ``abs(...)`` for the same reason: many income statements print every
+expense in parentheses, and labels such as "(Provision) benefit for income taxes" print
+the tax expense negative. The price: a net tax *benefit* on a pre-tax profit, which is
+rare, reads as a positive effective tax rate.
 
 **Averages of balances.** Turnover ratios, days outstanding and returns divide a flow over
 the year by the *average* of the opening and closing balance:
@@ -132,7 +135,12 @@ METRICS: tuple[Metric, ...] = (
         "(short_term_debt + long_term_debt) / equity",
         "ratio",
     ),
-    Metric("effective_tax_rate", "Effective tax rate", "income_tax / pretax_income", "percent"),
+    Metric(
+        "effective_tax_rate",
+        "Effective tax rate",
+        "abs(income_tax) / pretax_income",
+        "percent",
+    ),
 )
 
 METRICS_BY_NAME: dict[str, Metric] = {m.name: m for m in METRICS}

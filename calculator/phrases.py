@@ -128,9 +128,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "effective_tax_rate": (r"effective (?:income )?tax rate",),
 }
 
-#: Outflows printed negative on the cash-flow statement: a question asking "how much" wants
-#: their size, so a formula read from words takes ``abs(...)`` of them.
-OUTFLOWS = frozenset({"capex", "dividends_paid", "buybacks", "interest_expense"})
+#: Outflows often printed negative (on the cash-flow statement; expenses on income
+#: statements that print them in parentheses): a question asking "how much" wants their
+#: size, so a formula read from words takes ``abs(...)`` of them.
+OUTFLOWS = frozenset({"capex", "dividends_paid", "buybacks", "interest_expense", "income_tax"})
 
 
 @cache

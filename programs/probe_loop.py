@@ -30,6 +30,7 @@ from citations.hit_numbers import numbered_markdown
 from citations.markup import MARKER_RE, CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
+from programs.answer_form import fit_to_question
 from programs.draft_checks import floor_verdict
 from programs.drafts import VerifiedDraft, verify_draft
 from programs.events import EventEmitter
@@ -216,6 +217,8 @@ class ProbeLoop:
     ) -> VerifiedDraft:
         """The draft checked against the probe's pages; it becomes the probe's answer."""
         verified = verify_draft(raw, run.tool)
+        fitted, form_edits = fit_to_question(run.probe.probe_question, verified.answer)
+        verified = dataclasses.replace(verified, answer=fitted)
         contradicting = 0
         if run.figure is not None:  # a figure the slice computed wins over a model's copy
             checked, contradicting = drop_contradicting_in_slice(verified.answer, [run.figure])
@@ -231,6 +234,7 @@ class ProbeLoop:
             attributed_by_code=verified.attributed_by_code,
             uncited_numbers_dropped=verified.uncited_numbers_dropped,
             contradicting_figures_dropped=contradicting,
+            form_edits=form_edits,
             citations=[f.citation.uid for f in answer.references.footnotes],
         )
         attributed = verified.attributed_by_code

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from calculator import calculate
 from calculator.errors import CalculationError, MissingInputError
@@ -160,3 +162,22 @@ def test_a_line_printed_gross_then_net_is_read_net():
                label="Accounts receivable, net")  # fmt: skip
     assert calculate("receivables", [*facts, gross, net], FY).value == 200 * M
     assert calculate("receivables", [*facts, net, gross], FY).value == 200 * M
+
+
+@given(
+    tax=st.floats(min_value=1, max_value=5_000, allow_nan=False),
+    pretax=st.floats(min_value=10, max_value=50_000, allow_nan=False),
+    printed_negative=st.booleans(),
+)
+def test_effective_tax_rate_is_positive_however_the_statement_prints_the_expense(
+    tax, pretax, printed_negative
+):
+    """'(Provision) benefit for income taxes | (411)' and 'Provision for income taxes | 411'
+    are the same expense: the rate is the expense's share of pre-tax income either way."""
+    facts = [
+        f for f in contoso() if f.concept not in {"income_tax", "pretax_income"} or f.fy != FY.fy
+    ] + [
+        fact("income_tax", FY.fy, (-tax if printed_negative else tax) * M),
+        fact("pretax_income", FY.fy, pretax * M),
+    ]
+    assert value("effective_tax_rate", facts) == pytest.approx(tax / pretax, rel=1e-9)

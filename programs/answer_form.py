@@ -1,0 +1,87 @@
+"""A draft's form fitted to its question, by code: no echoed questions, no stray yes/no.
+
+A small model often restates the question before answering it ("Is growth expected to
+accelerate? Yes, …") and opens with "Yes," whatever was asked ("What share of the
+buybacks fell in Q4?" answered "Yes, the figure is …"). Neither carries evidence, and a
+reader (or the answer metric) takes the stray "Yes" as the answer. So a sentence of the
+draft that is itself a question, or that pastes the question's words back (its "if X is
+not meaningful, explain why" instruction), is removed; and a draft answering a question
+that asks "what", "which", "who", "how", "why", "when" or "where" (and has no yes/no
+clause anywhere) loses its opening "Yes,"/"No,". A yes/no question's verdict is never
+touched here: it is checked by :mod:`programs.verdicts` and :mod:`programs.draft_checks`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences, without_units
+
+_WH_OPENING = re.compile(r"^\W*(?:what|which|who|whom|whose|how|why|when|where)\b", re.I)
+#: A clause a yes/no question opens with, at the start or after a comma ("Based on …, is …").
+_POLAR_CLAUSE = re.compile(
+    r"(?:^|[.?!,;:]\s*)(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|"
+    r"should|shall|may|might|must)\s",
+    re.IGNORECASE,
+)
+_QUESTION_SPLIT = re.compile(r"(?<=[?.!])\s+")
+#: "Yes," / "**No.**" / "Yes:" opening a draft (a bare "No dividend was paid" is a claim).
+_STRAY_VERDICT = re.compile(
+    r"^(?P<lead>(?:\s*#{1,6} [^\n]*\n)*\s*)(?:\*\*)?(?:yes|no)(?:\*\*)?\s*[,.:;!–—-]+(?:\*\*)?\s*"
+    r"(?P<first>\w?)",
+    re.IGNORECASE,
+)
+#: A question word opening the question, or its first clause after a short lead-in
+#: ("In 2022 Q2, which segment …").
+_LEAD_IN = re.compile(r"^[^,?]{1,60},\s*")
+_WORD = re.compile(r"[\w'’&-]+")
+_INLINE_MARKERS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u02d2†]+|\[\d{1,3}\]")
+_MARKERS = re.compile(r"[\s\u00b9\u00b2\u00b3\u2070-\u2079\u02d2†*\[\]\d]+$")
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether ``question`` has a yes/no clause, or opens with no question word at all
+    (then it is not known not to be one)."""
+    parts = [p for p in _QUESTION_SPLIT.split(question.strip()) if p]
+    if not parts:
+        return True
+    opening = parts[0]
+    if not _WH_OPENING.match(opening) and not _WH_OPENING.match(_LEAD_IN.sub("", opening)):
+        return True
+    return any(_POLAR_CLAUSE.search(part) for part in parts)
+
+
+def _is_question(text: str) -> bool:
+    return _MARKERS.sub("", text.strip()).endswith("?")
+
+
+def _words(text: str) -> str:
+    return " ".join(_WORD.findall(_INLINE_MARKERS.sub(" ", text.lower())))
+
+
+def _copies(text: str, question: str) -> bool:
+    """Whether a sentence is the question's own words (its instruction, pasted back)."""
+    words = _words(text)
+    return len(words.split()) >= 4 and words in _words(question)
+
+
+def fit_to_question(question: str, answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` without the sentences that are questions or copy the question's words,
+    and without an opening "Yes,"/"No," when ``question`` is not a yes/no question; and how
+    many edits."""
+    body = answer.body
+    echoed = [
+        s
+        for s in split_sentences(body)
+        if not s.in_table and (_is_question(s.text) or _copies(s.text, question))
+    ]
+    if echoed:  # the body's own trailing space kept, none left by a removed last sentence
+        body = without_units(body, echoed).rstrip() + body[len(body.rstrip()) :]
+    edits = len(echoed)
+    if not asks_yes_or_no(question) and (stray := _STRAY_VERDICT.match(body)):
+        body = stray["lead"] + stray["first"].upper() + body[stray.end() :]
+        edits += 1
+    if not edits:
+        return answer, 0
+    return answer.model_copy(update={"body": body}), edits
