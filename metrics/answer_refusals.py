@@ -25,10 +25,11 @@ _REFUSAL_RE = re.compile(
     | \b(?:i|we)\s+(?:do\s+not|don't|cannot|can't|can\s*not|am\s+unable\s+to|was\s+unable\s+to
         |am\s+not\s+able\s+to)\s+(?:have\s+)?(?:access|provide|determine|calculate|find|answer
         |compute|give|say|confirm|assess|locate|identify|browse|pull|retrieve)
-    | \b(?:does|do|did)\s+not\s+(?:contain|include|provide|mention|specify|state|disclose|give
-        |offer|have|appear\s+to\s+(?:contain|include|provide))\b
-    | \b(?:is|are|was|were)\s+not\s+(?:provided|included|available|mentioned|specified|given
-        |disclosed|present|explicitly)\b
+    | \b(?:(?:does|do|did)\s+not|(?:does|do|did)n['’]t)\s+(?:contain|include|provide|mention
+        |specify|state|disclose|give|offer|have|appear\s+to\s+(?:contain|include|provide))\b
+    | \b(?:(?:is|are|was|were)\s+not|(?:is|are|was|were)n['’]t)\s+(?:provided|included
+        |available|mentioned|specified|given|disclosed|present|explicitly)\b
+    | \b(?:(?:has|have)\s+not|(?:has|have)n['’]t)\s+(?:been\s+)?(?:provided|included|given)\b
     | \bno\s+(?:specific\s+|explicit\s+|direct\s+|relevant\s+)?
         (?:information|data|details|mention)\b
     | \binsufficient\s+(?:evidence|information|data)\b | \bnot\s+enough\s+(?:information|data)\b

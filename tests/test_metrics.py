@@ -94,6 +94,11 @@ def test_numeric_grounding_on_cited_pages():
         ("Capex was $1,373 million.", 1577, "incorrect"),
         ("I'm sorry, the context does not include the capex for FY2018.", 1577, "refusal"),
         ("Insufficient evidence to answer.", "Yes, one customer was 16% of revenue", "refusal"),
+        # Contracted hedges are hedges: "doesn't provide", "isn't given", "haven't provided".
+        ("The text doesn't provide the capex for FY2018.", 1577, "refusal"),
+        ("The capex figure isn't given in the filing excerpt.", 1577, "refusal"),
+        ("You haven't provided the cash-flow statement for FY2018.", 1577, "refusal"),
+        ("The filing didn’t disclose the FY2018 capex.", 1577, "refusal"),
         (
             "No, AMD did not report customer concentration.",
             "Yes, one customer was 16%",
