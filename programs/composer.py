@@ -26,7 +26,13 @@ import dspy
 
 from citations.daggers import SliceResult, apply_daggers
 from citations.markup import CitedAnswer, iter_markers
-from citations.sentences import without_empty_claims, without_uncited
+from citations.sentences import (
+    split_sentences,
+    with_followers,
+    without_empty_claims,
+    without_uncited,
+    without_units,
+)
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed
@@ -38,9 +44,11 @@ from programs.figure_table import (
     figure_sentences,
     figure_verdicts,
     formula_notes,
+    trend_verdicts,
     with_figure_citations,
 )
 from programs.synthesiser import merge_parts, researched, with_references
+from programs.verdicts import opposes
 from retrieval.companies import Company, load_companies
 from signatures.composer import ComposeReport, TableRow
 from signatures.planner import ResearchPlan
@@ -193,14 +201,27 @@ def _fall_back_to_figures(
 
 
 def _open_with_verdicts(
-    answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+    answer: _Answer,
+    question: str,
+    slices: Sequence[SliceReport],
+    findings: _Findings,
+    sectors: dict[str, str],
 ) -> None:
-    """Code's yes/no on a benchmarked figure opens a cited answer: the direct answer first,
-    then what supports it (sentences opening with the other verdict are gone already)."""
+    """Code's yes/no on a benchmarked figure, or on a figure's trend, opens a cited answer:
+    the direct answer first, then what supports it. Sentences opening with the other
+    verdict on a single figure are gone already; those opposing a trend verdict go here."""
     said = answer.prose.body
-    verdicts = [v for v in figure_verdicts(slices, findings.figure_numbers) if v not in said]
+    numbers = findings.figure_numbers
+    trends = trend_verdicts(question, slices, numbers, sectors)
+    verdicts = [v for v in figure_verdicts(slices, numbers) + trends if v not in said]
     if answer.cited and verdicts:
-        body = " ".join(verdicts) + "\n\n" + answer.prose.body.lstrip()
+        opposing = [
+            s
+            for s in split_sentences(said)
+            if not s.in_table and any(opposes(s.text, v) for v in trends)
+        ]
+        kept = without_units(said, with_followers(said, opposing)) if opposing else said
+        body = " ".join(verdicts) + "\n\n" + kept.lstrip()
         answer.prose = answer.prose.model_copy(update={"body": body})
 
 
@@ -245,6 +266,7 @@ class ReportComposer(dspy.Module):
         self.include_slice_summaries = include_slice_summaries
         # Who a sentence names, to check it cites that company's filings.
         self.companies = tuple(companies) if companies is not None else load_companies()
+        self.sectors = {c.ticker: c.sector for c in self.companies}
         self.compose = dspy.Predict(ComposeReport)
 
     def forward(
@@ -259,7 +281,7 @@ class ReportComposer(dspy.Module):
         findings = _gather_findings(slices)
         answer = self._write_answer(question, slices, findings)
         _fall_back_to_figures(answer, slices, findings)
-        _open_with_verdicts(answer, slices, findings)
+        _open_with_verdicts(answer, question, slices, findings, self.sectors)
         _append_computed_figures(answer, slices, findings)
         draft = self._layout(answer, slices, findings)
         checked = verify_answer(draft, retrieved_uids)

@@ -15,6 +15,7 @@ from itertools import pairwise
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.renumbering import rewrite_markers
 from programs.figures import lower_first
+from programs.verdicts import Point, trend_verdict
 from signatures.composer import TableRow
 from signatures.synthesiser import Figure, SliceReport
 
@@ -159,22 +160,60 @@ def figure_changes(slices: Sequence[SliceReport], numbers: dict[str, int]) -> li
     """One sentence per consecutive pair of periods of the same figure of the same company
     (a trend or multi-year question's answer states every period, the change and its
     direction, each cited); nothing when no figure spans two periods."""
-    series: dict[tuple[str, str, str], list[tuple[tuple[int, int], Figure]]] = {}
+    sentences = []
+    for ticker, figures in _series(slices, numbers):
+        for before, after in pairwise(figures):
+            marks = _pair_markers(before, after, numbers)
+            sentences.append(change_sentence(ticker, before, after, marks))
+    return sentences
+
+
+def trend_verdicts(
+    question: str,
+    slices: Sequence[SliceReport],
+    numbers: dict[str, int],
+    sectors: dict[str, str] | None = None,
+) -> list[str]:
+    """Code's answer to a yes/no question on whether a figure improved, rose or fell
+    (:func:`programs.verdicts.trend_verdict`), from its first to its last period, cited."""
+    lines = []
+    for ticker, figures in _series(slices, numbers):
+        first, last = figures[0], figures[-1]
+        points = [Point(f.text, f.period, f.value) for f in (first, last)]
+        sector = (sectors or {}).get(ticker, "")
+        verdict = trend_verdict(question, last.title, *points, sector=sector)
+        if verdict:
+            label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
+            lines.append(f"{label}{verdict}{_pair_markers(first, last, numbers)}.")
+    return lines
+
+
+def _tickers(slices: Sequence[SliceReport]) -> set[str]:
+    return {report.slice.ticker for report in slices}
+
+
+def _series(
+    slices: Sequence[SliceReport], numbers: dict[str, int]
+) -> list[tuple[str, list[Figure]]]:
+    """Each company's cited figure of one title over two periods or more, oldest first."""
+    series: dict[tuple[str, str, str], dict[str, tuple[tuple[int, int], Figure]]] = {}
     for report in slices:
         ref = report.slice
         for figure in slice_figures(report):
             if _markers(figure, numbers):
                 key = (ref.ticker, figure.title, figure.unit)
-                series.setdefault(key, []).append(((ref.fy, ref.fq or 4), figure))
-    sentences = []
-    for (ticker, _, _), points in series.items():
-        points.sort(key=lambda point: point[0])
-        for (_, before), (_, after) in pairwise(points):
-            if before.period == after.period:
-                continue
-            marks = sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers})
-            sentences.append(change_sentence(ticker, before, after, render_marker(marks)))
-    return sentences
+                series.setdefault(key, {}).setdefault(
+                    figure.period, ((ref.fy, ref.fq or 4), figure)
+                )
+    return [
+        (ticker, [figure for _, figure in sorted(points.values(), key=lambda p: p[0])])
+        for (ticker, _, _), points in series.items()
+        if len(points) > 1
+    ]
+
+
+def _pair_markers(before: Figure, after: Figure, numbers: dict[str, int]) -> str:
+    return render_marker(sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers}))
 
 
 def comparison_sentence(first: tuple[str, Figure], second: tuple[str, Figure], markers: str) -> str:

@@ -29,7 +29,7 @@ from calculator.result import Calculation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import Period
-from programs.verdicts import benchmark_verdict
+from programs.verdicts import benchmark_verdict, change_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
@@ -106,8 +106,9 @@ class Computed:
 class Figures:
     """Computes question figures per slice from the store's facts (read once per slice)."""
 
-    def __init__(self, facts: FactSource) -> None:
+    def __init__(self, facts: FactSource, sectors: dict[str, str] | None = None) -> None:
         self._source = facts
+        self._sectors = dict(sectors or {})  # ticker -> GICS sector, for the verdicts
         self._cache: dict[SliceRef, list[Fact]] = {}
         self._lock = threading.Lock()
 
@@ -191,8 +192,11 @@ class Figures:
         sentence = (
             f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
         )
-        verdict = benchmark_verdict(question, calculation.title, calculation.value, value)
-        if verdict:  # a yes/no on a figure with a shared benchmark: the direct answer first
+        sector = self._sectors.get(ref.ticker, "")
+        verdict = benchmark_verdict(
+            question, calculation.title, calculation.value, value
+        ) or change_verdict(question, calculation.title, calculation.value, value, sector)
+        if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             sentence = f"{verdict}{marker}. {sentence}"
         by_uid = {f.uid: f for f in calculation.inputs}
         footnotes = [

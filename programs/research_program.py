@@ -116,8 +116,9 @@ class ResearchProgram(dspy.Module):
         s = self.settings
         self.cells = list(cells) if cells is not None else searcher.store.cells()
         self.searcher = LockedSearcher(searcher)
-        self.figures = Figures(self.searcher.facts)
         self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
+        sectors = {c.ticker: c.sector for c in self.planner.companies}
+        self.figures = Figures(self.searcher.facts, sectors)
         self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
         self.researcher = Researcher(
             max_searches=s.max_searches,

@@ -8,6 +8,11 @@ ratios against 1, working capital against 0), code compares the figure with it a
 which side it falls on, citing the figure's pages; a researched sentence that opens with
 the other verdict is removed (:mod:`programs.figure_check`). Other figures get no verdict
 from code: where the benchmark depends on the industry, the judgement stays the model's.
+
+Likewise a yes/no question on a figure's direction ("Has the quick ratio improved?", "Did
+capex increase?") is settled by the two periods' figures, or by the computed change: code
+opens the answer with it. "Improved" needs to know which way is better, so only figures
+analysts read one way (:data:`BETTER_WHEN`) get that verdict.
 """
 
 from __future__ import annotations
@@ -79,3 +84,114 @@ def opposes(sentence: str, verdict: str) -> bool:
     """Whether ``sentence`` opens with the other yes/no than ``verdict``."""
     theirs, ours = yes_no_polarity(sentence), yes_no_polarity(verdict)
     return theirs is not None and ours is not None and theirs != ours
+
+
+#: Figures (calculator titles, lower case) whose rise analysts read as an improvement
+#: (``higher``) or as a deterioration (``lower``). Others (capex share, DPO, tax rate) are
+#: read either way, so "improving?" about them gets no verdict from code.
+BETTER_WHEN: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "gross margin",
+            "operating margin",
+            "net margin",
+            "ebitda margin",
+            "ebitda",
+            "free cash flow",
+            "revenue growth",
+            "current ratio",
+            "quick ratio",
+            "operating cash flow ratio",
+            "working capital",
+            "inventory turnover",
+            "fixed asset turnover",
+            "asset turnover",
+            "return on assets",
+            "return on equity",
+            "interest coverage",
+        ),
+        "higher",
+    ),
+    **dict.fromkeys(
+        ("days sales outstanding", "days inventory outstanding", "cash conversion cycle"),
+        "lower",
+    ),
+}
+_BETTER = re.compile(r"\b(?:improv\w*|better|strengthen\w*)\b", re.IGNORECASE)
+_WORSE = re.compile(r"\b(?:deteriorat\w*|worse\w*|weaken\w*)\b", re.IGNORECASE)
+_UP = re.compile(r"\b(?:increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b", re.I)
+_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|f[ae]ll\w*|drop\w*|lower|shr[iau]nk\w*)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One period's figure as a report prints it."""
+
+    text: str  # "0.57", "$1,749 million"
+    period: str  # "FY2023"
+    value: float
+
+
+def trend_verdict(
+    question: str, title: str, before: Point, after: Point, sector: str = ""
+) -> str | None:
+    """The direct answer (no citation marks) to a yes/no question on whether the figure
+    ``title`` improved, rose or fell between two periods: ``Yes: the quick ratio rose from
+    0.53 in FY2022 to 0.57 in FY2023``; asked both ways ("improved or declined?"), the
+    answer names the direction. None when no such answer is code's to give
+    (:func:`_direction_answer`)."""
+    changed, rose = after.value != before.value, after.value > before.value
+    answer = _direction_answer(question, title, changed, rose, sector)
+    if answer is None:
+        return None
+    if changed:
+        verb = "rose" if rose else "fell"
+        moved = f"{verb} from {before.text} in {before.period} to {after.text} in {after.period}"
+    else:
+        moved = f"was {after.text} in both {before.period} and {after.period}"
+    return f"{answer}: the {title.lower()} {moved}"
+
+
+def change_verdict(
+    question: str, title: str, value: float, text: str, sector: str = ""
+) -> str | None:
+    """The same answer from a computed change (``Change in capital expenditure`` of
+    ``$146 million``, the later year's figure less the earlier one's)."""
+    base = title.removeprefix("Change in ")
+    if base == title:
+        return None
+    answer = _direction_answer(question, base, value != 0, value > 0, sector)
+    if answer is None:
+        return None
+    size = text.lstrip("-−+ ")
+    moved = f"rose by {size}" if value > 0 else f"fell by {size}" if value < 0 else "was unchanged"
+    return f"{answer}: the {base.lower()} {moved}"
+
+
+def _direction_answer(
+    question: str, title: str, changed: bool, rose: bool, sector: str
+) -> str | None:
+    """``Yes``/``No`` (or, asked both ways, the direction) for a yes/no question on whether
+    ``title`` improved, rose or fell. None when the question asks no direction, names
+    another figure, or asks "improving?" of a figure read either way, or of a margin at a
+    financial company, whose margins analysts do not read (a bank reports no gross margin)."""
+    if not is_yes_no_question(question) or title.lower() not in question.lower():
+        return None
+    if "margin" in title.lower() and sector.lower() == "financials":
+        return None
+    better, worse = bool(_BETTER.search(question)), bool(_WORSE.search(question))
+    up, down = bool(_UP.search(question)), bool(_DOWN.search(question))
+    if better or worse:
+        reading = BETTER_WHEN.get(title.strip().lower())
+        if reading is None:
+            return None
+        improved = changed and rose == (reading == "higher")
+        worsened = changed and not improved
+        if (better and (worse or down)) or (worse and up):  # "improved or declined?"
+            return "Improved" if improved else "Worsened" if worsened else "Unchanged"
+        return "Yes" if (improved if better else worsened) else "No"
+    if up and down:  # "did it increase or decrease?"
+        return ("Increased" if rose else "Decreased") if changed else "Unchanged"
+    if up or down:
+        return "Yes" if changed and rose == up else "No"
+    return None

@@ -6,10 +6,14 @@ from __future__ import annotations
 import re
 
 import dspy
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
 from programs.figure_table import change_sentence, comparison_sentence
 from programs.research_program import ResearchProgram
+from programs.verdicts import BETTER_WHEN, Point, change_verdict, trend_verdict
 from signatures.synthesiser import Figure
 
 
@@ -69,3 +73,104 @@ def test_a_two_company_comparison_states_the_gap_computed_by_code(searcher):
         "PEP capital expenditure in FY2022 ($5,207 million) was $3,458 million higher than "
         "MMM's ($1,749 million)"
     ) in answer
+
+
+def _p(period: str, value: float, text: str) -> Point:
+    return Point(text, period, value)
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "values", "opening"),
+    [
+        ("Has Acme's quick ratio improved or declined between FY2031 and FY2030?",
+         "Quick ratio", (0.53, 0.57), "Improved: the quick ratio rose from 0.53 in FY2030"),
+        ("Does Acme have an improving gross margin profile as of FY2031?",
+         "Gross margin", (0.2, 0.18), "No: the gross margin fell from 0.2 in FY2030"),
+        ("Has Acme's days sales outstanding improved in FY2031?",
+         "Days sales outstanding", (50, 45), "Yes: the days sales outstanding fell"),
+        ("Did Acme's capital expenditure increase in FY2031?",
+         "Capital expenditure", (10, 12), "Yes: the capital expenditure rose"),
+        ("Did Acme's capital expenditure decline in FY2031?",
+         "Capital expenditure", (10, 12), "No: the capital expenditure rose"),
+        ("Did Acme's revenue increase or decrease in FY2031?",
+         "Revenue", (10, 9), "Decreased: the revenue fell"),
+        ("Did Acme's revenue grow in FY2031?",
+         "Revenue", (10, 10), "No: the revenue was 10 in both FY2030 and FY2031"),
+    ],
+)  # fmt: skip
+def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
+    before, after = values
+    verdict = trend_verdict(
+        question, title, _p("FY2030", before, f"{before:g}"), _p("FY2031", after, f"{after:g}")
+    )
+    assert verdict is not None and verdict.startswith(opening), verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "sector"),
+    [
+        # Capex is read either way: whether more is better is the analyst's judgement.
+        ("Is Acme's capital expenditure improving?", "Capital expenditure", ""),
+        # A bank's margins are not read: that judgement stays the model's.
+        ("Does Acme have an improving operating margin profile?", "Operating margin",
+         "Financials"),
+        ("Has Acme's quick ratio improved?", "Current ratio", ""),  # another figure
+        ("What drove the change in Acme's gross margin?", "Gross margin", ""),  # not yes/no
+        ("Is Acme's gross margin above 40%?", "Gross margin", ""),  # no direction asked
+    ],
+)  # fmt: skip
+def test_no_trend_verdict_where_the_question_or_the_figure_does_not_call_for_one(
+    question, title, sector
+):
+    points = _p("FY2030", 1.0, "1.0"), _p("FY2031", 2.0, "2.0")
+    assert trend_verdict(question, title, *points, sector=sector) is None
+
+
+@given(
+    title=st.sampled_from(sorted(t for t, way in BETTER_WHEN.items() if way == "higher")),
+    before=st.floats(min_value=-1e9, max_value=1e9, allow_nan=False),
+    after=st.floats(min_value=-1e9, max_value=1e9, allow_nan=False),
+)
+def test_improving_is_yes_exactly_when_a_higher_is_better_figure_rose(title, before, after):
+    question = f"Is Acme's {title} improving as of FY2031?"
+    verdict = trend_verdict(question, title, _p("FY2030", before, "a"), _p("FY2031", after, "b"))
+    assert verdict is not None
+    assert verdict.startswith("Yes") == (after > before)
+
+
+def test_a_trend_question_opens_with_codes_answer_cited_to_both_years(searcher):
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question="Has 3M's quick ratio improved as of FY2022?")
+    assert [s.label for s in pred.plan.slices] == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
+    answer = pred.report.split("## Answer")[-1].strip()
+    found = re.match(
+        r"(Yes|No): the quick ratio (rose|fell) from ([\d.]+) in FY2021 to ([\d.]+) in FY2022"
+        r"([¹²³⁴⁵⁶⁷⁸⁹⁰˒]+)\.",
+        answer,
+    )
+    assert found, answer
+    rose = float(found[4]) > float(found[3])
+    assert (found[1], found[2]) == (("Yes", "rose") if rose else ("No", "fell"))
+    assert len(set(found[5].split("˒"))) >= 2  # both years' balance sheets
+
+
+def test_an_increase_question_is_answered_from_the_computed_change(searcher):
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question="Did 3M's capital expenditure increase in FY2022?")
+    answer = pred.report.split("## Answer")[-1].strip()
+    found = re.match(
+        r"(Yes|No): the capital expenditure (rose|fell) by \$([\d,]+) million¹", answer
+    )
+    assert found, answer
+    assert (found[1], found[2]) in {("Yes", "rose"), ("No", "fell")}
+    assert f"Change in capital expenditure in FY2022 was ${found[3]} million" in answer
+
+
+def test_a_computed_change_answers_a_direction_question():
+    question = "Did Acme's capital expenditure decrease in FY2031?"
+    assert change_verdict(question, "Change in capital expenditure", -5e6, "-$5 million") == (
+        "Yes: the capital expenditure fell by $5 million"
+    )
+    assert change_verdict(question, "Capital expenditure", -5e6, "-$5 million") is None
