@@ -1,5 +1,8 @@
 """The optimisers ``research optimise`` offers, each sized by a budget.
 
+* ``labelled``: few-shot demos for the researcher's answer step written from train's gold
+  answers and their evidence pages (``evaluation.labelled_demos``; no train runs), the
+  budget's count of them (``light`` 2, ``medium`` 3, ``heavy`` 4).
 * ``bootstrap``: few-shot demos from the program's own runs on train that passed
   (``evaluation.trace_demos``: right answer citing a gold page; resumable); the budget is
   the demos per predictor and the train runs spent finding them (``light`` 2 and 20,
@@ -20,7 +23,7 @@ from typing import Any
 
 import dspy
 
-OPTIMISERS = ("bootstrap", "mipro", "gepa", "simba")
+OPTIMISERS = ("bootstrap", "labelled", "mipro", "gepa", "simba")
 BUDGETS = ("light", "medium", "heavy")
 
 _DEMOS = {"light": 2, "medium": 3, "heavy": 4}
@@ -62,8 +65,8 @@ def compile_program(
     if not train:
         raise ValueError("the train split is empty: nothing to compile on")
     demos = spec.max_demos
-    if spec.name == "bootstrap":
-        raise ValueError("bootstrap compiles with evaluation.trace_demos, not here")
+    if spec.name in ("bootstrap", "labelled"):
+        raise ValueError(f"{spec.name} compiles with its own demos module, not here")
     if spec.name == "mipro":
         optimiser = dspy.MIPROv2(
             metric=metric,

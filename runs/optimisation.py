@@ -181,8 +181,9 @@ def _params(job: Optimisation, shipped_version: str) -> dict[str, Any]:
 def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
     """The compiled student and the train ids its demos came from.
 
-    ``bootstrap`` is :mod:`evaluation.trace_demos` (demos from passing runs only, resumable);
-    the other optimisers are DSPy's, compiled in one go.
+    ``bootstrap`` is :mod:`evaluation.trace_demos` (demos from passing runs only, resumable),
+    ``labelled`` :mod:`evaluation.labelled_demos` (demos from gold answers, no runs); the
+    other optimisers are DSPy's, compiled in one go.
     """
     from evaluation.optimisers import compile_program
     from evaluation.trace_demos import attach_demos, bootstrap_demos
@@ -192,6 +193,8 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
         raise BadRunRequest("the train split is empty: nothing to compile on")
     what = f"{', '.join(names)} with {spec.name} ({spec.budget})"
     say(f"compiling {what} on {len(train)} train example(s)")
+    if spec.name == "labelled":
+        return _labelled(job, student, names, say)
     if spec.name != "bootstrap":
         compiled = compile_program(
             spec, student, train, job.splits["dev"], job.task.metric, job.task.feedback_metric,
@@ -211,6 +214,25 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
     )
     attached = attach_demos(student, pool)
     say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} passing run(s)")
+    return student, sources
+
+
+def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
+    """The student with answer-step demos written from train's gold answers."""
+    from evaluation.labelled_demos import ANSWER_STEP, labelled_demos
+    from evaluation.trace_demos import attach_demos
+
+    if ANSWER_STEP not in names:
+        raise BadRunRequest(
+            f"the labelled optimiser writes demos for {ANSWER_STEP}: choose --target "
+            "researcher (or answer)"
+        )
+    spec = job.spec
+    pool, sources = labelled_demos(
+        job.splits["train"], job.research.searcher, spec.max_demos, spec.seed
+    )
+    attached = attach_demos(student, pool)
+    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} gold answer(s)")
     return student, sources
 
 

@@ -1,0 +1,147 @@
+"""Demos written from train's gold answers and their evidence pages: the ``labelled``
+optimiser of ``research optimise``.
+
+Why not only the program's own runs (``evaluation.trace_demos``)? On the 1.5B default a
+run that ends right seldom has a draft worth copying: the drafts that passed on train cited
+nothing themselves (code attributed their sentences) or pasted the question back, so the
+bootstrap's filter kept no answer-step demo at all. A person's answer does not have that
+problem. So each demo here is what the answer step would see and what it should write:
+
+- **evidence**: the gold evidence page behind ``[1]``, cut to the rows the gold answer
+  speaks of, and, behind ``[2]``, the passage of another page of the same filing that the
+  question's words match best (so the demo shows which page to cite, not only how);
+- **answer_markdown**: the gold answer, one sentence at a time, each cited ``[1]``; the
+  annotators' notes on their own reading ("The answer here assumes …") are left out.
+
+A gold answer whose figures the page does not print (a ratio the annotator computed) is
+no demo: it would teach numbers with no page behind them. Only train examples are used
+(company-grouped splits, so no dev or test company's figures appear in a prompt); which
+ones is seeded, judgement questions first, since metric questions are answered by code.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from citations.sentences import split_sentences
+from evaluation.ledger import example_id
+from metrics._inputs import field as field_of
+from metrics.numbers import NumberIndex, extract_numbers
+from programs.observations import render_hit
+from retrieval.search.passages import select_passage
+from retrieval.store import GridFilter
+
+#: The predictor these demos teach: the researcher's answer step.
+ANSWER_STEP = "researcher.extract"
+GOLD_CHARS = 700  # the gold page's passage in a demo
+OTHER_CHARS = 300  # the other page's passage
+#: Annotators' notes on their own reading, not part of the answer.
+_ANNOTATOR_NOTE = re.compile(
+    r"^\s*(?:the answer here assumes|this answer (?:assumes|considers)|note:)", re.I
+)
+_JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
+
+
+def cited_answer(gold: str) -> str:
+    """The gold answer with ``[1]`` after each sentence, annotators' notes left out."""
+    sentences = [s.text.strip() for s in split_sentences(gold) if s.text.strip()]
+    kept = [s for s in sentences if not _ANNOTATOR_NOTE.match(s)]
+    cited = []
+    for sentence in kept:
+        body, stop = (sentence[:-1], sentence[-1]) if sentence[-1] in ".!?" else (sentence, ".")
+        cited.append(f"{body.rstrip()} [1]{stop}")
+    return " ".join(cited)
+
+
+def grounded(answer: str, page_text: str) -> bool:
+    """Every figure of the answer (years and references aside) is printed on the page."""
+    index = NumberIndex.from_text(page_text)
+    return all(index.matches(t) for t in extract_numbers(answer))
+
+
+def _hit(page: Any, passage: str) -> dict[str, Any]:
+    return {
+        "uid": page.uid,
+        "doc_label": page.doc_label,
+        "page": page.page_index + 1,
+        "text": passage,
+    }
+
+
+def labelled_demo(example: Any, gold_page: Any, other_page: Any | None) -> dict[str, Any] | None:
+    """The answer step's demo for one train example, or None when its gold answer is not
+    grounded on its evidence page."""
+    question = str(field_of(example, "question") or "")
+    gold = str(field_of(example, "answer") or "").strip()
+    answer = cited_answer(gold)
+    if not answer:
+        return None
+    passage = select_passage(gold_page.text, [gold, question], budget=GOLD_CHARS).text
+    if not grounded(gold, passage):
+        return None
+    marks = iter(["[1]", "[2]"])
+    blocks = [render_hit(_hit(gold_page, passage), lambda _: next(marks), whole=True)]
+    if other_page is not None:
+        other = select_passage(other_page.text, [question], budget=OTHER_CHARS).text
+        blocks.append(render_hit(_hit(other_page, other), lambda _: next(marks), whole=True))
+    slice_label = f"{gold_page.ticker} FY{gold_page.fy} Q{gold_page.fq}"
+    return {
+        "question": question,
+        "slice_label": slice_label,
+        "probe_title": "The question",
+        "probe_question": question,
+        "previous_draft": "",
+        "reviewer_feedback": "",
+        "evidence": "\n\n".join(blocks),
+        "answer_markdown": answer,
+    }
+
+
+def labelled_demos(
+    train: Sequence[Any],
+    searcher: Any,
+    max_demos: int,
+    seed: int,
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Up to ``max_demos`` answer-step demos from ``train``, and the example ids they came
+    from. ``searcher`` (a :class:`retrieval.search.hybrid.HybridSearcher`) reads the gold
+    pages and finds each question's best other page of the same filing."""
+    order = list(train)
+    random.Random(seed).shuffle(order)
+    order.sort(key=lambda e: str(field_of(e, "question_type") or "") not in _JUDGEMENT_TYPES)
+    demos: list[dict[str, Any]] = []
+    sources: list[str] = []
+    used_companies: set[str] = set()
+    for example in order:
+        if len(demos) >= max_demos:
+            break
+        uids = [str(u) for u in field_of(example, "evidence_uids") or []]
+        pages = searcher.pages_by_uid(uids[:1])
+        if not pages or pages[0].ticker in used_companies:
+            continue  # one demo per company: the demos differ in more than their numbers
+        gold_page = pages[0]
+        demo = labelled_demo(example, gold_page, _other_page(searcher, example, gold_page))
+        if demo is None:
+            continue
+        demos.append(demo)
+        sources.append(example_id(example))
+        used_companies.add(gold_page.ticker)
+    return {ANSWER_STEP: demos}, sources
+
+
+def _other_page(searcher: Any, example: Any, gold_page: Any) -> Any | None:
+    """The page of the gold page's filing (not the gold page) the question matches best."""
+    question = str(field_of(example, "question") or "")
+    lock = GridFilter(gold_page.ticker, gold_page.fy, gold_page.fq)
+    try:
+        hits = searcher.search(question, k=5, where=lock)
+    except Exception:  # no other page is a demo with one block, not a failed compile
+        return None
+    for hit in hits:
+        if hit.uid != gold_page.uid and hit.doc_name == gold_page.doc_name:
+            found = searcher.pages_by_uid([hit.uid])
+            return found[0] if found else None
+    return None

@@ -1,0 +1,89 @@
+"""Answer-step demos written from gold answers: cited, grounded, one per company, train only."""
+
+from __future__ import annotations
+
+import dspy
+from typer.testing import CliRunner
+
+from cli.app import app
+from evaluation.labelled_demos import ANSWER_STEP, cited_answer, labelled_demo, labelled_demos
+from retrieval.pages import Page
+
+runner = CliRunner()
+
+
+def _page(ticker: str, page_index: int, text: str) -> Page:
+    return Page(
+        doc_name=f"{ticker}_2031_10K", ticker=ticker, company=ticker.title(), fy=2031, fq=4,
+        doc_type="10-K", page_index=page_index, text=text,
+    )  # fmt: skip
+
+
+class FakeSearcher:
+    """Pages by uid, and a search that finds every page of the locked filing."""
+
+    def __init__(self, pages: list[Page]) -> None:
+        self.pages = {p.uid: p for p in pages}
+
+    def pages_by_uid(self, uids):
+        return [self.pages[u] for u in uids if u in self.pages]
+
+    def search(self, query, where=None, k=10):
+        found = [p for p in self.pages.values() if where is None or p.ticker == where.ticker]
+        return [type("Hit", (), {"uid": p.uid, "doc_name": p.doc_name})() for p in found][:k]
+
+
+def _example(qid: str, page: Page, answer: str, question_type: str = "domain-relevant"):
+    return dspy.Example(
+        id=qid, question=f"What did {page.ticker} report?", answer=answer,
+        question_type=question_type, evidence_uids=[page.uid],
+    ).with_inputs("question")  # fmt: skip
+
+
+def test_a_gold_answer_is_cited_sentence_by_sentence_without_the_annotators_notes():
+    gold = (
+        "Yes. Acme had positive working capital of $831 million. The answer here assumes "
+        "FY2031 ends in January"
+    )
+    assert cited_answer(gold) == "Yes [1]. Acme had positive working capital of $831 million [1]."
+
+
+def test_a_demo_shows_the_gold_page_first_and_another_page_of_the_filing():
+    gold = _page("ACME", 59, "Working capital\nCurrent assets | 5,000\nWorking capital | 831")
+    other = _page("ACME", 12, "Risk factors\nOur business depends on demand for glass.")
+    demo = labelled_demo(_example("q1", gold, "Working capital was $831 million."), gold, other)
+    assert demo is not None
+    assert demo["evidence"].startswith("[1] ACME 10-K FY2031 p.60: Working capital")
+    assert "[2] ACME 10-K FY2031 p.13: Risk factors" in demo["evidence"]
+    assert demo["answer_markdown"] == "Working capital was $831 million [1]."
+    assert demo["probe_question"] == demo["question"] and demo["previous_draft"] == ""
+
+
+def test_a_gold_figure_the_page_does_not_print_gives_no_demo():
+    gold = _page("ACME", 59, "Working capital\nCurrent assets | 5,000")
+    assert labelled_demo(_example("q1", gold, "The ratio was 1.93."), gold, None) is None
+
+
+def test_demos_come_one_per_company_from_the_examples_given():
+    acme = [_page("ACME", i, f"Segment revenue | {100 + i}") for i in range(3)]
+    beta = [_page("BETA", 1, "Segment revenue | 700")]
+    train = [
+        _example("a1", acme[0], "Revenue was $100."),
+        _example("a2", acme[1], "Revenue was $101."),
+        _example("b1", beta[0], "Revenue was $700.", question_type="metrics-generated"),
+    ]
+    pool, sources = labelled_demos(train, FakeSearcher([*acme, *beta]), max_demos=3, seed=7)
+    assert len(pool[ANSWER_STEP]) == 2 and len(sources) == 2
+    assert sources[0] in {"a1", "a2"} and sources[1] == "b1"  # judgement questions first
+
+
+def test_labelled_demos_need_the_answer_step_in_the_target(
+    wissen_home, sample_store_path, tmp_path
+):
+    result = runner.invoke(
+        app,
+        ["optimise", "--optimiser", "labelled", "--set", "planner", "--target", "planner",
+         "--out-dir", str(tmp_path), "--store", str(sample_store_path), "--no-track"],
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "researcher.extract" in result.output and "Traceback" not in result.output
