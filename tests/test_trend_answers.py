@@ -174,3 +174,10 @@ def test_a_computed_change_answers_a_direction_question():
         "Yes: the capital expenditure fell by $5 million"
     )
     assert change_verdict(question, "Capital expenditure", -5e6, "-$5 million") is None
+
+
+def test_every_figure_read_one_way_is_a_calculator_metric():
+    """A title the calculator never gives would silently never get a verdict."""
+    from calculator.definitions import METRICS
+
+    assert set(BETTER_WHEN) <= {m.title.lower() for m in METRICS}
