@@ -59,12 +59,13 @@ def number_found(gold_token: NumberToken, tokens: list[NumberToken], rel_tol: fl
     """Does any answer number state the gold quantity?
 
     Either side may have rounded: the gold's own precision widens the window relatively
-    (gold ``0.4`` billion accepts ``$389 million``), and the answer's precision widens it
+    (gold ``0.4`` billion accepts ``$389 million``; a whole number is rounded too, so gold
+    ``20%`` accepts ``20.5%``), and the answer's precision widens it
     around the answer's value as written (capped at 5%), as ``metrics.numbers`` does.
     """
     g = abs(gold_token.value)
     rel = rel_tol
-    if gold_token.decimals and g:
+    if g:
         rel = max(rel, 0.5 * 10 ** (-gold_token.decimals) / g)
     index = NumberIndex(_gold_candidates(gold_token))
     for tok in tokens:

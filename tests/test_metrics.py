@@ -198,6 +198,19 @@ CUSTOMERS_GOLD = (
             "How much (in USD billions) did American Water Works pay out in cash dividends?",
             "refusal",
         ),
+        # A whole-number gold is rounded too: "20%" is any rate that rounds to 20%.
+        (
+            "Acme effective tax rate went from 20.5% in FY2021 to 22.9% in FY2022.",
+            "The effective tax rate of Acme has changed from 20% in FY2021 to 23% in FY2022.",
+            "How much has the effective tax rate of Acme changed between FY2021 and FY2022?",
+            "correct",
+        ),
+        (
+            "Acme effective tax rate went from 21.7% in FY2021 to 22.9% in FY2022.",
+            "The effective tax rate of Acme has changed from 20% in FY2021 to 23% in FY2022.",
+            "How much has the effective tax rate of Acme changed between FY2021 and FY2022?",
+            "incorrect",
+        ),
         # A hedge after an opening that answers is a caveat.
         (
             "The activity that brought in the most cash for AMD in FY22 was operating activities. "
