@@ -97,7 +97,8 @@ def _implied_polarity(text: str, question: str | None = None) -> bool:
 
 def yes_no_polarity(text: str) -> bool | None:
     """True for a text opening ``Yes``, False for ``No``, None for neither."""
-    m = re.match(r"\W*(yes|no)\b", text, re.IGNORECASE)
+    # Not \b: a citation mark right after the word ("Yes¹.") is a word character too.
+    m = re.match(r"\W*(yes|no)(?![a-z])", text, re.IGNORECASE)
     return None if m is None else m.group(1).lower() == "yes"
 
 

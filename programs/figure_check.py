@@ -85,12 +85,14 @@ def drop_contradicting_in_slice(
 ) -> tuple[CitedAnswer, int]:
     """A researched probe's draft less the sentences that give its slice's computed figure
     another value ("the quick ratio was 1.87" beside a computed 0.54): within a slice every
-    sentence is about the slice's company, named or not."""
-    dropped = [
-        s
-        for s in split_sentences(answer.body)
-        if not s.in_table and (_contradicts(s.text, figures) or _opposes(s.text, figures))
-    ]
+    sentence is about the slice's company, named or not. A draft that opens with the other
+    yes/no than code's verdict argues for it throughout ("Yes. … This indicates a healthy
+    liquidity profile"), so all of its prose goes."""
+    prose = [s for s in split_sentences(answer.body) if not s.in_table]
+    if prose and _opposes(prose[0].text, figures):
+        dropped = prose
+    else:
+        dropped = [s for s in prose if _contradicts(s.text, figures) or _opposes(s.text, figures)]
     body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
 

@@ -84,22 +84,44 @@ def test_a_figure_probe_that_is_the_whole_research_says_its_verdict_once(searche
     assert "Yes: a working capital of $" in answer
 
 
-def test_a_sentence_pointing_back_at_a_removed_verdict_goes_with_it():
-    from citations.markup import CitedAnswer
-    from programs.figure_check import drop_contradicting_in_slice
+def _quick_ratio_figure():
     from signatures.synthesiser import Figure
 
-    quick = Figure(
+    return Figure(
         title="Quick ratio", period="FY2022", value=0.54, unit="ratio", text="0.54",
         verdict="No: a quick ratio of 0.54 is below 1, the usual benchmark",
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("opening", ["Yes, Acme has a healthy liquidity profile.", "Yes¹."])
+def test_a_draft_opening_with_the_other_verdict_loses_all_its_prose(opening):
+    """It argues for that verdict throughout: "This indicates a reasonably healthy liquidity
+    profile", three cited sentences later, says "yes" again without the word."""
+    from citations.markup import CitedAnswer
+    from programs.figure_check import drop_contradicting_in_slice
+
     answer = CitedAnswer(
         body=(
-            "Yes, Acme has a healthy liquidity profile. This indicates that its cash covers "
-            "its obligations. Current liabilities were $50 billion¹. This is due to debt¹."
+            f"{opening} The quick ratio compares quick assets with current liabilities¹. "
+            "Current liabilities were $50 billion¹. This indicates that Acme has a reasonably "
+            "healthy liquidity profile."
         )
     )
-    kept, removed = drop_contradicting_in_slice(answer, [quick])
+    kept, removed = drop_contradicting_in_slice(answer, [_quick_ratio_figure()])
+    assert removed == 4 and not kept.body.strip()
+
+
+def test_a_later_sentence_with_the_other_verdict_goes_with_its_followers_only():
+    from citations.markup import CitedAnswer
+    from programs.figure_check import drop_contradicting_in_slice
+
+    answer = CitedAnswer(
+        body=(
+            "Current liabilities were $50 billion¹. Yes, Acme has a healthy liquidity profile. "
+            "This indicates that its cash covers its obligations. This is due to debt¹."
+        )
+    )
+    kept, removed = drop_contradicting_in_slice(answer, [_quick_ratio_figure()])
     assert removed == 1
     assert kept.body == "Current liabilities were $50 billion¹. This is due to debt¹."
 
