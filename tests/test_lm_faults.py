@@ -246,7 +246,8 @@ def test_the_request_timeout_is_cut_to_the_deadline(fake_openai):
     started = time.monotonic()
     with pytest.raises(RunDeadlineExceeded, match="last fault: timed out"):
         ask(lm)
-    assert time.monotonic() - started < 2.5
+    # Far below the request's own 30 s timeout, with room for a loaded machine.
+    assert time.monotonic() - started < 10
 
 
 def test_copies_keep_the_policy_and_dspy_sees_the_wrapped_model(fake_openai, second_server):
