@@ -7,11 +7,15 @@ nothing themselves (code attributed their sentences) or pasted the question back
 bootstrap's filter kept no answer-step demo at all. A person's answer does not have that
 problem. So each demo here is what the answer step would see and what it should write:
 
-- **evidence**: the gold evidence page behind ``[1]``, cut to the rows the gold answer
-  speaks of, and, behind ``[2]``, the passage of another page of the same filing that the
-  question's words match best (so the demo shows which page to cite, not only how);
-- **answer_markdown**: the gold answer, one sentence at a time, each cited ``[1]``; the
-  annotators' notes on their own reading ("The answer here assumes …") are left out.
+- **evidence**: first the passages of the other pages of the same filing that the
+  question's words match best (up to two), then the gold evidence page, cut to the rows the
+  gold answer speaks of. The answer sits behind the last hit number, as it often does in a
+  real run: the demo shows reading past a first page that does not answer. (A first
+  version put the gold page first; the model learned to answer from ``[1]`` whatever it
+  said: see docs/evaluation.md.)
+- **answer_markdown**: the gold answer, one sentence at a time, each cited to the gold
+  page's hit number; the annotators' notes on their own reading ("The answer here
+  assumes …") are left out.
 
 A gold answer whose figures the page does not print (a ratio the annotator computed) is
 no demo: it would teach numbers with no page behind them. Only train examples are used
@@ -45,14 +49,14 @@ _ANNOTATOR_NOTE = re.compile(
 _JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
 
 
-def cited_answer(gold: str) -> str:
-    """The gold answer with ``[1]`` after each sentence, annotators' notes left out."""
+def cited_answer(gold: str, marker: str = "[1]") -> str:
+    """The gold answer with ``marker`` after each sentence, annotators' notes left out."""
     sentences = [s.text.strip() for s in split_sentences(gold) if s.text.strip()]
     kept = [s for s in sentences if not _ANNOTATOR_NOTE.match(s)]
     cited = []
     for sentence in kept:
         body, stop = (sentence[:-1], sentence[-1]) if sentence[-1] in ".!?" else (sentence, ".")
-        cited.append(f"{body.rstrip()} [1]{stop}")
+        cited.append(f"{body.rstrip()} {marker}{stop}")
     return " ".join(cited)
 
 
@@ -71,22 +75,25 @@ def _hit(page: Any, passage: str) -> dict[str, Any]:
     }
 
 
-def labelled_demo(example: Any, gold_page: Any, other_page: Any | None) -> dict[str, Any] | None:
-    """The answer step's demo for one train example, or None when its gold answer is not
-    grounded on its evidence page."""
+def labelled_demo(
+    example: Any, gold_page: Any, other_pages: Sequence[Any] = ()
+) -> dict[str, Any] | None:
+    """The answer step's demo for one train example (``other_pages`` first, the gold page
+    last), or None when its gold answer is not grounded on its evidence page."""
     question = str(field_of(example, "question") or "")
     gold = str(field_of(example, "answer") or "").strip()
-    answer = cited_answer(gold)
+    marker = f"[{len(other_pages) + 1}]"
+    answer = cited_answer(gold, marker)
     if not answer:
         return None
     passage = select_passage(gold_page.text, [gold, question], budget=GOLD_CHARS).text
     if not grounded(gold, passage):
         return None
-    marks = iter(["[1]", "[2]"])
-    blocks = [render_hit(_hit(gold_page, passage), lambda _: next(marks), whole=True)]
-    if other_page is not None:
-        other = select_passage(other_page.text, [question], budget=OTHER_CHARS).text
-        blocks.append(render_hit(_hit(other_page, other), lambda _: next(marks), whole=True))
+    blocks = []
+    for number, page in enumerate(other_pages, 1):
+        other = select_passage(page.text, [question], budget=OTHER_CHARS).text
+        blocks.append(render_hit(_hit(page, other), lambda _, n=number: f"[{n}]", whole=True))
+    blocks.append(render_hit(_hit(gold_page, passage), lambda _: marker, whole=True))
     slice_label = f"{gold_page.ticker} FY{gold_page.fy} Q{gold_page.fq}"
     return {
         "question": question,
@@ -108,7 +115,7 @@ def labelled_demos(
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
     """Up to ``max_demos`` answer-step demos from ``train``, and the example ids they came
     from. ``searcher`` (a :class:`retrieval.search.hybrid.HybridSearcher`) reads the gold
-    pages and finds each question's best other page of the same filing."""
+    pages and finds each question's best other pages of the same filing."""
     order = list(train)
     random.Random(seed).shuffle(order)
     order.sort(key=lambda e: str(field_of(e, "question_type") or "") not in _JUDGEMENT_TYPES)
@@ -123,7 +130,7 @@ def labelled_demos(
         if not pages or pages[0].ticker in used_companies:
             continue  # one demo per company: the demos differ in more than their numbers
         gold_page = pages[0]
-        demo = labelled_demo(example, gold_page, _other_page(searcher, example, gold_page))
+        demo = labelled_demo(example, gold_page, _other_pages(searcher, example, gold_page))
         if demo is None:
             continue
         demos.append(demo)
@@ -132,16 +139,14 @@ def labelled_demos(
     return {ANSWER_STEP: demos}, sources
 
 
-def _other_page(searcher: Any, example: Any, gold_page: Any) -> Any | None:
-    """The page of the gold page's filing (not the gold page) the question matches best."""
+def _other_pages(searcher: Any, example: Any, gold_page: Any, k: int = 2) -> list[Any]:
+    """Up to ``k`` pages of the gold page's filing (not the gold page) the question matches
+    best, best first."""
     question = str(field_of(example, "question") or "")
     lock = GridFilter(gold_page.ticker, gold_page.fy, gold_page.fq)
     try:
-        hits = searcher.search(question, k=5, where=lock)
-    except Exception:  # no other page is a demo with one block, not a failed compile
-        return None
-    for hit in hits:
-        if hit.uid != gold_page.uid and hit.doc_name == gold_page.doc_name:
-            found = searcher.pages_by_uid([hit.uid])
-            return found[0] if found else None
-    return None
+        hits = searcher.search(question, k=8, where=lock)
+    except Exception:  # no other page is a demo with the gold page alone, not a failed compile
+        return []
+    uids = [h.uid for h in hits if h.uid != gold_page.uid and h.doc_name == gold_page.doc_name]
+    return searcher.pages_by_uid(uids[:k]) if uids else []

@@ -48,20 +48,27 @@ def test_a_gold_answer_is_cited_sentence_by_sentence_without_the_annotators_note
     assert cited_answer(gold) == "Yes [1]. Acme had positive working capital of $831 million [1]."
 
 
-def test_a_demo_shows_the_gold_page_first_and_another_page_of_the_filing():
+def test_a_demo_shows_other_pages_of_the_filing_first_and_cites_the_gold_page_last():
+    """The answer sits behind the last hit number: a first page that does not answer is
+    read past, as in a real run."""
     gold = _page("ACME", 59, "Working capital\nCurrent assets | 5,000\nWorking capital | 831")
-    other = _page("ACME", 12, "Risk factors\nOur business depends on demand for glass.")
-    demo = labelled_demo(_example("q1", gold, "Working capital was $831 million."), gold, other)
+    others = [
+        _page("ACME", 12, "Risk factors\nOur business depends on demand for glass."),
+        _page("ACME", 3, "Properties\nWe own plants in three states."),
+    ]
+    demo = labelled_demo(_example("q1", gold, "Working capital was $831 million."), gold, others)
     assert demo is not None
-    assert demo["evidence"].startswith("[1] ACME 10-K FY2031 p.60: Working capital")
-    assert "[2] ACME 10-K FY2031 p.13: Risk factors" in demo["evidence"]
-    assert demo["answer_markdown"] == "Working capital was $831 million [1]."
+    blocks = demo["evidence"].split("\n\n")
+    assert blocks[0].startswith("[1] ACME 10-K FY2031 p.13: Risk factors")
+    assert blocks[1].startswith("[2] ACME 10-K FY2031 p.4: Properties")
+    assert blocks[2].startswith("[3] ACME 10-K FY2031 p.60: Working capital")
+    assert demo["answer_markdown"] == "Working capital was $831 million [3]."
     assert demo["probe_question"] == demo["question"] and demo["previous_draft"] == ""
 
 
 def test_a_gold_figure_the_page_does_not_print_gives_no_demo():
     gold = _page("ACME", 59, "Working capital\nCurrent assets | 5,000")
-    assert labelled_demo(_example("q1", gold, "The ratio was 1.93."), gold, None) is None
+    assert labelled_demo(_example("q1", gold, "The ratio was 1.93."), gold) is None
 
 
 def test_demos_come_one_per_company_from_the_examples_given():
