@@ -22,6 +22,11 @@ class Company:
     ticker: str
     doc_name_prefixes: tuple[str, ...]
     sector: str = ""
+    #: Other names the company is asked about by: its registrant name where the map's is a
+    #: short form ("Advanced Micro Devices"), former names ("Wal-Mart"), the short forms
+    #: analysts write ("Lockheed", "Amex"). A word that is also common English ("Square"
+    #: for Block) is left out: a question about square feet is not about Block.
+    aliases: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=4)
@@ -43,6 +48,7 @@ def load_companies(path: str | None = None) -> tuple[Company, ...]:
             ticker=info["ticker"].upper(),
             doc_name_prefixes=tuple(info.get("doc_name_prefixes") or [name.upper()]),
             sector=info.get("gics_sector", ""),
+            aliases=tuple(info.get("aliases") or ()),
         )
         for name, info in raw.items()
     )

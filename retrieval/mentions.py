@@ -41,6 +41,7 @@ def name_index(companies: Iterable[Company], cells: Sequence[GridCell] = ()) -> 
     """Normalised company name (and simple spellings of it) -> ticker."""
     index: dict[str, str] = {}
     pairs = [(c.name, c.ticker) for c in companies] + [(c.company, c.ticker) for c in cells]
+    pairs += [(alias, c.ticker) for c in companies for alias in c.aliases]
     for name, ticker in pairs:
         norm = normalise_name(name)
         if not norm:
@@ -69,15 +70,17 @@ def company_mentions(
     hits = [(m.start(), m.group(1)) for m in _TICKER_TOKEN_RE.finditer(text) if m.group(1) in known]
     # "&" is read as "and", as names are normalised: "Johnson & Johnson", "PG&E", "J&J".
     lowered = text.lower().replace("’", "'").replace("&", " and ")
-    words = " " + re.sub(r"[^a-z0-9']+", " ", lowered) + " "
-    words = re.sub(r"'s\b", "", words).replace("'", " ")
+    spaced = " " + re.sub(r"[^a-z0-9']+", " ", lowered) + " "
+    # Two readings of an apostrophe: a possessive ("3M's" is 3M) and part of the name
+    # ("McDonald's" is the map's McDonalds).
+    readings = (re.sub(r"'s\b", "", spaced).replace("'", " "), spaced.replace("'", ""))
     for name, ticker in name_index(companies, cells).items():
         if len(name) < 2:
             continue
-        pos = words.find(f" {name} ")
-        if pos >= 0:
-            hits.append((pos, ticker))
-    return sorted(hits)
+        found = [pos for words in readings if (pos := words.find(f" {name} ")) >= 0]
+        if found:
+            hits.append((min(found), ticker))
+    return sorted(set(hits))  # two spellings of one name at one place are one mention
 
 
 def mentioned_tickers(text: str, companies: Sequence[Company]) -> list[str]:

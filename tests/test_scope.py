@@ -52,3 +52,26 @@ def test_every_company_of_the_map_is_found_by_its_name_as_written():
             assert company.ticker in found, name
     found = company_mentions("How did J&J's sales compare?", companies)
     assert [t for _, t in found] == ["JNJ"]
+
+
+def test_every_alias_finds_its_company_and_no_other():
+    """A property of the map: each alias, written in a question as is and possessive, names
+    its own company alone, so an alias can never move a question to another company."""
+    from retrieval.mentions import company_mentions
+
+    companies = load_companies()
+    assert sum(len(c.aliases) for c in companies) >= 20
+    for company in companies:
+        for alias in company.aliases:
+            for written in (alias, f"{alias}'s", alias.upper()):
+                found = {t for _, t in company_mentions(f"What did {written} report?", companies)}
+                assert found == {company.ticker}, written
+
+
+def test_a_name_spelled_with_an_apostrophe_is_found_either_way():
+    from retrieval.mentions import company_mentions
+
+    for text in ("McDonald's revenue", "McDonalds revenue", "McDonald’s revenue"):
+        assert [t for _, t in company_mentions(text, COMPANIES)] == ["MCD"], text
+    assert [t for _, t in company_mentions("Advanced Micro Devices' margin", COMPANIES)] == ["AMD"]
+    assert company_mentions("rent per square foot", COMPANIES) == []
