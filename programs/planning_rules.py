@@ -5,7 +5,9 @@ grid or the company map knows, by ``retrieval.mentions``; FY and quarter express
 "last three years", by ``domain.periods``); the LLM's facets complement it. The rules
 then turn facets into slices:
 
-1. no fiscal year -> the latest full FY the grid holds for that ticker;
+1. no period at all -> the latest period the grid holds for that ticker in a 10-K or 10-Q
+   (a Scope line says which); a quarter with no year -> the latest FY holding it; a year
+   otherwise missing -> the latest full FY;
 2. no quarter -> the quarter a dated event falls in ("on May 26, 2023" -> Q2), else Q4
    (the FY-level cell); granularity "deep" -> Q1..Q4;
 3. a trend question ("improving", "year over year") adds the prior fiscal year;
@@ -41,6 +43,9 @@ from retrieval.store import GridCell
 from signatures.planner import Facets
 
 ANNUAL_DOC_TYPES = frozenset({"10-K", "ANNUAL REPORT"})
+#: Filings that report a whole period's statements; an earnings release or an 8-K reports
+#: part of one, so it is never the period a question naming none is answered for.
+PERIODIC_DOC_TYPES = ANNUAL_DOC_TYPES | {"10-Q"}
 
 
 @dataclass
@@ -181,6 +186,27 @@ def latest_full_fy(ticker: str, cells: Sequence[GridCell]) -> int | None:
     return max((c.fy for c in own), default=None)
 
 
+def latest_periodic_cell(ticker: str, cells: Sequence[GridCell]) -> GridCell | None:
+    """The latest cell of ``ticker`` holding a 10-K or 10-Q; else its latest full FY's."""
+    own = [c for c in cells if c.ticker == ticker and PERIODIC_DOC_TYPES & set(c.doc_types)]
+    if own:
+        return max(own, key=lambda c: _position(c.fy, c.fq))
+    fy = latest_full_fy(ticker, cells)
+    held = [c for c in cells if c.ticker == ticker and c.fy == fy]
+    return max(held, key=lambda c: c.fq, default=None)
+
+
+def names_no_period(facets: Facets) -> bool:
+    """Whether the question gave no year, quarter, range or "last N years"."""
+    return not (
+        facets.fiscal_years
+        or facets.fiscal_quarters
+        or facets.last_n_years
+        or facets.since_fy is not None
+        or facets.granularity == "deep"
+    )
+
+
 def full_fys(ticker: str, cells: Sequence[GridCell]) -> list[int]:
     """FYs with an annual filing for ``ticker``, newest first."""
     own = {c.fy for c in cells if c.ticker == ticker and c.fq == 4}
@@ -275,13 +301,10 @@ def _years_for(
             return []
         scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")
         return [latest]
-    latest = latest_full_fy(ticker, cells)
+    latest = latest_full_fy(ticker, cells)  # quarters asked for without a year, or no cell
     if latest is None:
         return []
-    scope.append(
-        f"{ticker}: no period given, so the latest full fiscal year in the grid (FY{latest}) "
-        f"was used"
-    )
+    scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")
     return [latest]
 
 
@@ -298,18 +321,28 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             slices.append(ref)
 
     for ticker in dict.fromkeys(facets.tickers):
-        years = _years_for(ticker, facets, cells, scope)
-        compared: set[int] = set()
-        single = len(years) == 1 and (len(set(facets.fiscal_quarters)) <= 1 and not deep)
-        if facets.trend and single and facets.since_fy is None:
-            compared = {years[0] - 1}  # the prior period, for the change and its direction
-            years = sorted({*years, *compared})
         if facets.fiscal_quarters:
             quarters = sorted(set(facets.fiscal_quarters))
         elif deep:
             quarters = [1, 2, 3, 4]
         else:
             quarters = [4]
+        latest = latest_periodic_cell(ticker, cells) if names_no_period(facets) else None
+        if latest is not None:
+            # No period named: the latest filing that reports one, a 10-Q when it is newer
+            # than the last 10-K; said in a Scope line, so no period is chosen silently.
+            years, quarters = [latest.fy], [latest.fq]
+            scope.append(
+                f"{ticker}: no period given, so the latest period in the grid "
+                f"(FY{latest.fy} Q{latest.fq}, {'/'.join(latest.doc_types)}) was used"
+            )
+        else:
+            years = _years_for(ticker, facets, cells, scope)
+        compared: set[int] = set()
+        single = len(years) == 1 and (len(quarters) <= 1 and not deep)
+        if facets.trend and single and facets.since_fy is None:
+            compared = {years[0] - 1}  # the prior period, for the change and its direction
+            years = sorted({*years, *compared})
         for fy in years:
             for fq in quarters:
                 ref = SliceRef(ticker=ticker, fy=fy, fq=fq)

@@ -15,8 +15,9 @@ from programs.errors import PlanningError
 from programs.planner import SlicePlanner
 from programs.planning_rules import (
     MAX_STAND_IN_DISTANCE,
-    latest_full_fy,
+    latest_periodic_cell,
     merge_facets,
+    names_no_period,
     nearest_cell,
     plan_slices,
     prepass,
@@ -109,10 +110,20 @@ def test_a_dated_event_is_researched_in_the_quarter_that_holds_it(cells):
 # -- the rules, one test each --------------------------------------------------------------
 
 
-def test_no_year_means_latest_full_fy_per_ticker(cells):
-    # PEP holds FY2023 Q1/Q2 earnings, but its latest *full* FY is 2022.
+def test_no_period_means_the_latest_10k_or_10q_per_ticker(cells):
+    # PEP holds FY2023 Q1/Q2 earnings releases, not 10-Qs: its latest filing that reports a
+    # whole period is FY2022's 10-K.
     plan = plan_slices(Facets(tickers=["PEP", "KO"]), cells)
     assert [s.label for s in plan.slices] == ["PEP FY2022 Q4", "KO FY2020 Q4"]
+    grid = [*cells, GridCell("PEP", "PepsiCo", 2023, 2, ("10-Q",), 10)]
+    plan = plan_slices(Facets(tickers=["PEP"]), grid)
+    assert [s.label for s in plan.slices] == ["PEP FY2023 Q2"]
+    assert plan.scope == [
+        "PEP: no period given, so the latest period in the grid (FY2023 Q2, 10-Q) was used"
+    ]
+    trend = plan_slices(Facets(tickers=["PEP"], trend=True), grid)
+    assert [s.label for s in trend.slices] == ["PEP FY2023 Q2"]  # FY2022 Q2 is not held:
+    assert any("comparative columns of FY2023's filing" in line for line in trend.scope)
 
 
 def test_no_quarter_means_q4_only(cells):
@@ -222,9 +233,21 @@ def test_plan_properties(grid, facets):
         own = [s for s in plan.slices if s.ticker == ticker]
         held_own = {(c.fy, c.fq) for c in grid if c.ticker == ticker}
         assert {(s.fy, s.fq) for s in own} <= held_own
-        if not (facets.fiscal_years or facets.last_n_years or facets.fiscal_quarters):
-            latest = latest_full_fy(ticker, grid)
-            assert {s.fy for s in own} <= {latest}
+        if names_no_period(facets) and held_own:
+            latest = latest_periodic_cell(ticker, grid)
+            assert latest is not None
+            if facets.trend:
+                assert {(s.fy, s.fq) for s in own} <= {
+                    (latest.fy, latest.fq),
+                    (latest.fy - 1, latest.fq),
+                }
+            else:
+                assert [(s.fy, s.fq) for s in own] == [(latest.fy, latest.fq)]
+            # No held 10-K or 10-Q is newer than the one used.
+            periodic = [
+                c for c in grid if c.ticker == ticker and {"10-K", "10-Q"} & set(c.doc_types)
+            ]
+            assert all(c.fy * 4 + c.fq <= latest.fy * 4 + latest.fq for c in periodic)
 
 
 @settings(max_examples=100, deadline=None)
@@ -370,7 +393,7 @@ def test_a_trend_question_adds_the_prior_year(cells):
 def test_a_question_naming_no_period_says_which_was_used(cells):
     result = plan(cells, "What is 3M's operating margin?")
     assert result.labels == ["MMM FY2022 Q4"]
-    assert any("latest full fiscal year in the grid (FY2022)" in n for n in result.user_notes())
+    assert any("latest period in the grid (FY2022 Q4, 10-K)" in n for n in result.user_notes())
 
 
 def test_llm_years_the_question_does_not_write_are_ignored(cells):
