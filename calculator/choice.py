@@ -100,7 +100,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     core = _core_formula(asked, phrases)
     if core is None:
         return Refusal(f"no metric or line item recognised in {asked!r}")
-    formula, title = core
+    formula, title = _refined_by_instruction(core, " ".join(rest), asked, phrases)
     for name in unreadable:
         if re.search(rf"\b{re.escape(name)}\b", asked):
             return Refusal(f"could not read the question's definition of {name!r}")
@@ -124,6 +124,29 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     if how == "as asked":
         how = "definition in the question" if formula in defined else "named metric or line item"
     return FormulaChoice(formula, base, title, presentation, defined, how)
+
+
+def _refined_by_instruction(
+    core: tuple[str, str], text: str, asked: str, phrases: tuple
+) -> tuple[str, str]:
+    """A named metric that a later instruction asks for, when the question's own clause
+    read only one of that metric's line items: "How many times has X sold its inventory?
+    Calculate inventory turnover ratio" asks for the turnover, not the inventory."""
+    formula, _ = core
+    item = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    if item is None or item.group(1) not in CONCEPTS:
+        return core
+    for found in _INSTRUCTION_START.finditer(text):
+        clause = text[found.start() :]
+        end = re.search(r"\?|[.;](?:\s|$)", clause)
+        clause = clause[: end.start()] if end else clause
+        if clause in asked:
+            continue
+        refined = _core_formula(clause, phrases)
+        metric = METRICS_BY_NAME.get(refined[0]) if refined else None
+        if refined and metric and re.search(rf"\b{item.group(1)}\b", metric.formula):
+            return refined
+    return core
 
 
 def defined_name(name: str, phrases: tuple = ()) -> str:

@@ -52,6 +52,26 @@ def test_named_metrics_and_line_items(question, formula):
     assert chosen(question).formula == formula
 
 
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        # The instruction names the metric the asked line item is an input of: the metric.
+        ("Roughly how many times has Contoso sold its inventory in FY2021? Calculate "
+         "inventory turnover ratio for FY2021; if it is not meaningful, say why.",
+         "inventory_turnover"),
+        ("What were Contoso's current assets in FY2021? Compute the current ratio.",
+         "current_ratio"),
+        # A metric that does not use the asked line item leaves the question's own ask.
+        ("What was Contoso's inventory in FY2021? Calculate the current ratio.", "inventory"),
+        # An instruction that only names a line item changes nothing.
+        ("What was Contoso's revenue in FY2021? Calculate it from the income statement.",
+         "revenue"),
+    ],
+)  # fmt: skip
+def test_an_instruction_naming_a_metric_refines_an_asked_line_item(question, formula):
+    assert chosen(question).formula == formula
+
+
 def test_the_questions_definition_wins():
     choice = chosen(
         "What is Contoso's FY2021 quick ratio? Quick ratio is defined as: (cash + "
