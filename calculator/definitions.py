@@ -129,6 +129,7 @@ METRICS: tuple[Metric, ...] = (
         "operating_income / abs(interest_expense)",
         "ratio",
     ),
+    Metric("total_debt", "Total debt", "short_term_debt + long_term_debt", "amount"),
     Metric(
         "debt_to_equity",
         "Debt-to-equity",

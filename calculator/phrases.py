@@ -125,6 +125,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "retention_ratio": (r"retention ratio", r"plowback ratio"),
     "interest_coverage": (r"interest coverage(?: ratio)?", r"times interest earned"),
     "debt_to_equity": (r"debt[- ]to[- ]equity(?: ratio)?", r"d/e ratio"),
+    # Debt as a whole, not a kind of it ("debt securities" are investments, "bad debt" a
+    # receivable's loss; "long-term debt" is its own, longer phrase).
+    "total_debt": (
+        r"(?<!bad )(?:total )?debt(?!\s*(?:securities|investments?|issuance|instruments?|"
+        r"covenants?|ratings?|[- ]to|/|service|maturit))",
+    ),
     "effective_tax_rate": (r"effective (?:income )?tax rate",),
 }
 

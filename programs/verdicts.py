@@ -123,6 +123,13 @@ _UP = re.compile(r"\b(?:increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b",
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|f[ae]ll\w*|drop\w*|lower|shr[iau]nk\w*)\b", re.I)
 
 
+def _names(question: str, title: str) -> bool:
+    """Whether ``question`` names the figure ``title``, "total" left out as people leave it
+    ("has it increased its debt" names total debt)."""
+    asked, name = question.lower(), title.strip().lower()
+    return any(re.search(rf"\b{re.escape(n)}", asked) for n in {name, name.removeprefix("total ")})
+
+
 @dataclass(frozen=True)
 class Point:
     """One period's figure as a report prints it."""
@@ -175,7 +182,7 @@ def _direction_answer(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not is_yes_no_question(question) or title.lower() not in question.lower():
+    if not is_yes_no_question(question) or not _names(question, title):
         return None
     if "margin" in title.lower() and sector.lower() == "financials":
         return None

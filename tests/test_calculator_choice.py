@@ -39,6 +39,9 @@ def chosen(question: str, period: Period | None = None) -> FormulaChoice:
         ("What is Contoso's FY2021 SG&A as a % of revenue?", "sga / revenue"),
         ("What was Contoso's FY2021 return on equity?", "roe"),
         ("What is the FY2021 debt-to-equity ratio for Contoso?", "debt_to_equity"),
+        ("What is Contoso's total debt in FY2021?", "total_debt"),
+        ("What was Contoso's debt at the end of FY2021?", "total_debt"),
+        ("What was Contoso's long-term debt in FY2021?", "long_term_debt"),
         ("How much free cash flow did Contoso generate in FY2021?", "free_cash_flow"),
         ("What is the change in Contoso's total assets from FY2020 to FY2021?",
          "total_assets[FY2021] - total_assets[FY2020]"),
@@ -119,6 +122,15 @@ def test_unreadable_definition_is_a_refusal_not_the_builtin():
     )
     assert isinstance(choice, Refusal)
     assert "definition of 'quick ratio'" in choice.reason
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What were Contoso's debt securities in FY2021?", "What was Contoso's bad debt in FY2021?"],
+)
+def test_a_kind_of_debt_is_not_total_debt(question):
+    choice = choose_formula(question)
+    assert not (isinstance(choice, FormulaChoice) and choice.formula == "total_debt")
 
 
 def test_refusals():

@@ -96,6 +96,11 @@ def _p(period: str, value: float, text: str) -> Point:
          "Revenue", (10, 9), "Decreased: the revenue fell"),
         ("Did Acme's revenue grow in FY2031?",
          "Revenue", (10, 10), "No: the revenue was 10 in both FY2030 and FY2031"),
+        # "Total" left out, as people leave it: "its debt" is total debt.
+        ("Has Acme increased its debt on balance sheet between FY2031 and FY2030?",
+         "Total debt", (50, 47), "No: the total debt fell from 50 in FY2030 to 47"),
+        ("Did Acme's gross margins improve in FY2031?",
+         "Gross margin", (0.2, 0.3), "Yes: the gross margin rose"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
