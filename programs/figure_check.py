@@ -9,7 +9,8 @@ at all; otherwise it is removed, never printed. Sentences stating changes or gap
 ("rose $146 million") are left to the change and comparison lines code writes itself, so
 they are removed too when their amount is not a figure: the computed lines say it right.
 A sentence that opens with the other yes/no than code's verdict on a figure
-(:mod:`programs.verdicts`) goes too.
+(:mod:`programs.verdicts`) goes too, and so does one that moves a figure the other way than
+its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%).
 
 The composer reads only the slices' findings, so a number it writes that no finding states
 is its own: arithmetic (a gap, a share, a sum) or a neighbouring figure recalled wrongly.
@@ -19,6 +20,7 @@ are the calculator's lines, appended by code.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -26,7 +28,7 @@ from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, with_followers, without_units
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
-from programs.verdicts import opposes
+from programs.verdicts import FALLS, RISES, opposes
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
@@ -74,7 +76,7 @@ def drop_contradicting(
         else:  # a sentence naming no company (or several) is about the only one, if one
             about = next(iter(figures.values())) if len(figures) == 1 else []
         contradicts = len(named) == 1 and _contradicts(sentence.text, about)
-        if contradicts or _opposes(sentence.text, about):
+        if contradicts or _opposes(sentence.text, about) or _misdirected(sentence.text, about):
             dropped.append(sentence)
     body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
@@ -100,6 +102,32 @@ def drop_contradicting_in_slice(
 def _opposes(text: str, figures: Sequence[Figure]) -> bool:
     """Whether ``text`` opens with the other yes/no than code's verdict on a figure."""
     return any(f.verdict and opposes(text, f.verdict) for f in figures)
+
+
+def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
+    """Whether ``text`` moves a figure the other way than its periods' values do: "it
+    increased to 67.3%" of a gross margin that fell from 68.2% to 67.3%. Only a movement
+    that lands on the later figure ("… to 67.3%") is read, so a sentence on something else
+    that rose (costs, while the margin fell) is left alone."""
+    series: dict[str, list[Figure]] = {}
+    for figure in figures:
+        series.setdefault(figure.title, []).append(figure)
+    for points in series.values():
+        points = sorted(points, key=lambda f: f.period)
+        for before, after in itertools.pairwise(points):
+            if before.value == after.value:
+                continue
+            wrong_way = FALLS if after.value > before.value else RISES
+            for word in wrong_way.finditer(text):
+                clause = re.split(r"[.;]\s|,\s(?:while|but|and|whereas)\b", text[word.end() :])[0]
+                landing = re.search(r"\bto\s+", clause[:80])
+                if landing is None:
+                    continue
+                stated = extract_numbers(clause[landing.end() :])
+                lands = stated and stated[0].start <= 1 and _same_kind(stated[0], after)
+                if lands and _states(stated[0], after):
+                    return True
+    return False
 
 
 def _contradicts(text: str, figures: Sequence[Figure]) -> bool:

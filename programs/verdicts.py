@@ -119,8 +119,9 @@ BETTER_WHEN: dict[str, str] = {
 }
 _BETTER = re.compile(r"\b(?:improv\w*|better|strengthen\w*)\b", re.IGNORECASE)
 _WORSE = re.compile(r"\b(?:deteriorat\w*|worse\w*|weaken\w*)\b", re.IGNORECASE)
-_UP = re.compile(r"\b(?:increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|f[ae]ll\w*|drop\w*|lower|shr[iau]nk\w*)\b", re.I)
+#: Words that say a figure went up, or down.
+RISES = re.compile(r"\b(?:increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b", re.I)
+FALLS = re.compile(r"\b(?:decreas\w*|declin\w*|f[ae]ll\w*|drop\w*|lower|shr[iau]nk\w*)\b", re.I)
 
 
 def _names(question: str, title: str) -> bool:
@@ -187,7 +188,7 @@ def _direction_answer(
     if "margin" in title.lower() and sector.lower() == "financials":
         return None
     better, worse = bool(_BETTER.search(question)), bool(_WORSE.search(question))
-    up, down = bool(_UP.search(question)), bool(_DOWN.search(question))
+    up, down = bool(RISES.search(question)), bool(FALLS.search(question))
     if better or worse:
         reading = BETTER_WHEN.get(title.strip().lower())
         if reading is None:

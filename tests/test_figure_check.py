@@ -67,3 +67,36 @@ def test_a_composed_sentence_stating_a_number_no_finding_states_is_removed():
         "3M spent $1,749 million on capital expenditure in FY2022¹. "
         "PepsiCo spent $5,207 million². A ratio below 1 would mean less¹."
     )
+
+
+def _margin_slices():
+    from domain.cells import SliceRef
+    from signatures.synthesiser import ProbeAnswer, SliceReport
+
+    def report(fy: int, value: float, text: str) -> SliceReport:
+        figure = Figure(title="Gross margin", period=f"FY{fy}", value=value, unit="%", text=text)
+        probe = ProbeAnswer(index=1, probe_title="margin", probe_question="?", figures=[figure])
+        return SliceReport(slice=SliceRef(ticker="JNJ", fy=fy, fq=4), probe_answers=[probe])
+
+    return [report(2021, 0.682, "68.2%"), report(2022, 0.673, "67.3%")]
+
+
+def test_a_sentence_moving_a_figure_the_wrong_way_is_removed():
+    """The figures are right, the direction word is not: "increased to 67.3%" of a margin
+    that fell from 68.2%."""
+    from programs.figure_check import drop_contradicting
+    from retrieval.companies import load_companies
+
+    answer = CitedAnswer(
+        body=(
+            "Gross margin in FY2021 was 68.2%¹, while it increased to 67.3%² in FY2022. "
+            "Cost of products sold increased to $31,089 million, while gross margin "
+            "decreased to 67.3%². "
+            "Sales rose by 1.3%²."
+        )
+    )
+    kept, removed = drop_contradicting(answer, _margin_slices(), load_companies())
+    assert removed == 1
+    assert "increased to 67.3%" not in kept.body
+    assert "decreased to 67.3%²" in kept.body  # the right way; costs may rise as it falls
+    assert "Sales rose by 1.3%²." in kept.body  # another figure's movement
