@@ -301,7 +301,7 @@ def _years_for(
             return []
         scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")
         return [latest]
-    latest = latest_full_fy(ticker, cells)  # quarters asked for without a year, or no cell
+    latest = latest_full_fy(ticker, cells)  # a deep dive naming no year, or no cell held
     if latest is None:
         return []
     scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")

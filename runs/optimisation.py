@@ -263,6 +263,7 @@ def _holds_on_dev(compiled: Any, shipped: Any) -> bool:
 
 
 def _dev_line(outcome: Any) -> str:
+    """What the selection read of one dev evaluation, for the message that explains it."""
     means = outcome.means
     if "accuracy" not in means:
         return f"score {outcome.score:.3f}"
