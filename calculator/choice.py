@@ -33,6 +33,8 @@ _STATEMENT_NAMES = re.compile(
 )
 _QUESTION_START = re.compile(r"\b(?:what (?:is|was|were|are)|what's|how much|how many)\b")
 _INSTRUCTION_START = re.compile(r"\b(?:calculate|compute|find)\b")
+#: A formula that is one line item, its size taken or not: ``capex``, ``abs(capex)``.
+_SINGLE_ITEM = re.compile(r"(?:abs\()?([a-z_]+)\)?")
 _DEFINITION = re.compile(
     r"^(?P<name>[^.?:]+?)\s+(?:is|are)\s+(?:defined|calculated|computed)\s+as\b:?\s*"
     r"(?P<body>.+?)[.?]?$"
@@ -118,7 +120,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     if formula == "asked":
         formula = defined.pop("asked")
     presentation = _presentation(text, formula, defined, how)
-    single = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    single = _SINGLE_ITEM.fullmatch(formula)
     if presentation.display == "percent" and single and single.group(1) in CONCEPTS:
         return Refusal(f"a percentage is asked, but only one line item was read ({formula})")
     if how == "as asked":
@@ -133,7 +135,7 @@ def _refined_by_instruction(
     read only one of that metric's line items: "How many times has X sold its inventory?
     Calculate inventory turnover ratio" asks for the turnover, not the inventory."""
     formula, _ = core
-    item = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    item = _SINGLE_ITEM.fullmatch(formula)
     if item is None or item.group(1) not in CONCEPTS:
         return core
     for found in _INSTRUCTION_START.finditer(text):
@@ -302,7 +304,7 @@ def _presentation(text: str, formula: str, defined: dict[str, str], how: str) ->
         return _amount(text, decimals)
     if re.search(r"ratio|turnover|coverage|\broa\b|\broe\b|return on", text):
         return Presentation("ratio", decimals)
-    single = re.fullmatch(r"(?:abs\()?([a-z_]+)\)?", formula)
+    single = _SINGLE_ITEM.fullmatch(formula)
     if single and single.group(1) in CONCEPTS:
         if CONCEPTS[single.group(1)].unit == "USD/share":
             return Presentation("per_share", decimals)

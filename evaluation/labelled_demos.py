@@ -149,4 +149,5 @@ def _other_pages(searcher: Any, example: Any, gold_page: Any, k: int = 2) -> lis
     except Exception:  # no other page is a demo with the gold page alone, not a failed compile
         return []
     uids = [h.uid for h in hits if h.uid != gold_page.uid and h.doc_name == gold_page.doc_name]
-    return searcher.pages_by_uid(uids[:k]) if uids else []
+    found = {page.uid: page for page in searcher.pages_by_uid(uids[:k])} if uids else {}
+    return [found[uid] for uid in uids[:k] if uid in found]  # a store reads in its own order

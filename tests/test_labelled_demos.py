@@ -84,6 +84,19 @@ def test_demos_come_one_per_company_from_the_examples_given():
     assert sources[0] in {"a1", "a2"} and sources[1] == "b1"  # judgement questions first
 
 
+def test_other_pages_keep_the_search_order_whatever_order_the_store_reads_them_in():
+    from evaluation.labelled_demos import _other_pages
+
+    class StoreOrder(FakeSearcher):
+        def pages_by_uid(self, uids):  # SQL's IN gives no order: here, the reverse
+            return list(reversed(super().pages_by_uid(uids)))
+
+    pages = [_page("ACME", i, f"page {i}") for i in range(4)]
+    example = _example("a1", pages[0], "Revenue was $100.")
+    others = _other_pages(StoreOrder(pages), example, pages[0])
+    assert [p.page_index for p in others] == [1, 2]  # the search's best two, best first
+
+
 def test_labelled_demos_need_the_answer_step_in_the_target(
     wissen_home, sample_store_path, tmp_path
 ):
