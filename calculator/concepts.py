@@ -36,6 +36,8 @@ CONCEPTS: dict[str, ConceptInfo] = {
     for c in (
         _flow("revenue", "revenue"),
         _flow("cost_of_revenue", "cost of revenue"),
+        _flow("cost_of_products", "cost of products"),
+        _flow("cost_of_services", "cost of services"),
         _flow("gross_profit", "gross profit"),
         _flow("sga", "SG&A"),
         _flow("rnd", "R&D"),
@@ -72,12 +74,14 @@ CONCEPTS: dict[str, ConceptInfo] = {
 
 #: When a slice has no fact for a concept, these stand in for it, and the result says so.
 #: A company without non-controlling interests prints only "Net income": that is the
-#: income attributable to its shareholders. Gross profit is often not printed at all.
+#: income attributable to its shareholders. Gross profit is often not printed at all, and
+#: a company that sells products and services may cost them on two rows with no total.
 #: A balance sheet that prints no short-term investments or marketable securities holds
 #: none, so the quick ratio's quick assets are its cash and receivables.
 SUBSTITUTES: dict[str, str] = {
     "net_income_attributable": "net_income",
-    "gross_profit": "revenue - cost_of_revenue",
+    "gross_profit": "revenue - abs(cost_of_revenue)",
+    "cost_of_revenue": "abs(cost_of_products) + abs(cost_of_services)",
     "short_term_investments": "0",
 }
 

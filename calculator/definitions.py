@@ -7,9 +7,10 @@ A question's own definition ("X is defined as: ...") wins over these
 outflows in parentheses: capital expenditure, dividends paid and buybacks are usually
 negative facts (3M prints capex as ``(1,577)``). Formulas that want the size of an outflow
 take ``abs(...)``, so they give the same answer whichever way a company prints it:
-free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Interest expense and income
-tax are taken as ``abs(...)`` for the same reason: many income statements print every
-expense in parentheses, and labels such as "(Provision) benefit for income taxes" print
+free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Cost of revenue, interest
+expense and income tax are taken as ``abs(...)`` for the same reason: many income
+statements print every expense in parentheses (Lockheed's cost of sales, Boeing's cost of
+products), and labels such as "(Provision) benefit for income taxes" print
 the tax expense negative. The price: a net tax *benefit* on a pre-tax profit, which is
 rare, reads as a positive effective tax rate.
 
@@ -67,7 +68,7 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "inventory_turnover",
         "Inventory turnover",
-        "cost_of_revenue / avg(inventory[FY], inventory[FY-1])",
+        "abs(cost_of_revenue) / avg(inventory[FY], inventory[FY-1])",
         "ratio",
     ),
     Metric(
@@ -85,7 +86,7 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "dio",
         "Days inventory outstanding",
-        "365 * avg(inventory[FY], inventory[FY-1]) / cost_of_revenue",
+        "365 * avg(inventory[FY], inventory[FY-1]) / abs(cost_of_revenue)",
         "days",
         "days",
     ),
@@ -99,7 +100,7 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "dpo",
         "Days payable outstanding",
-        "365 * avg(payables[FY], payables[FY-1]) / cost_of_revenue",
+        "365 * avg(payables[FY], payables[FY-1]) / abs(cost_of_revenue)",
         "days",
         "days",
     ),

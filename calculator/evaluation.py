@@ -114,16 +114,16 @@ def _bind(
             if fact is not None:
                 bound[ref] = fact
                 return ref
-            stand_in = _substitute(ref, resolver, at)
+            stand_in = _substitute(ref.concept, resolver, at)
             if stand_in is not None:
-                tree, facts = stand_in
+                tree, facts, substituted = stand_in
                 bound.update(facts)
-                title = concept_info(ref.concept).title
-                formula = SUBSTITUTES[ref.concept]
-                read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
-                note = f"{title} {at.label}: {read_as}"
-                if note not in notes:
-                    notes.append(note)
+                for concept in substituted:
+                    formula = SUBSTITUTES[concept]
+                    read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
+                    note = f"{concept_info(concept).title} {at.label}: {read_as}"
+                    if note not in notes:
+                        notes.append(note)
                 return tree
             reason = resolver.missing_reason(ref.concept, at)
             if reason not in missing:
@@ -138,30 +138,73 @@ def _bind(
     tree = bind(expression)
     if missing:
         raise MissingInputError(missing)
-    return tree, bound, notes
+    return _without_redundant_abs(tree), bound, notes
+
+
+def _non_negative(node: Expression) -> bool:
+    """Whether ``node`` cannot be negative by its form: an ``abs(...)``, a sum of such."""
+    if isinstance(node, Call):
+        return node.function == "abs"
+    if isinstance(node, Binary) and node.op == "+":
+        return _non_negative(node.left) and _non_negative(node.right)
+    return isinstance(node, Number) and node.value >= 0
+
+
+def _without_redundant_abs(node: Expression) -> Expression:
+    """``abs(abs(a) + abs(b))`` as ``abs(a) + abs(b)``: a stand-in spliced into ``abs(...)``
+    (cost of revenue in gross profit) would otherwise render ``||a| + |b||``."""
+    if isinstance(node, Call):
+        args = tuple(_without_redundant_abs(a) for a in node.args)
+        if node.function == "abs" and len(args) == 1 and _non_negative(args[0]):
+            return args[0]
+        return Call(node.function, args)
+    if isinstance(node, Binary):
+        return Binary(
+            node.op, _without_redundant_abs(node.left), _without_redundant_abs(node.right)
+        )
+    if isinstance(node, Unary):
+        return Unary(node.op, _without_redundant_abs(node.operand))
+    return node
 
 
 def _substitute(
-    ref: Reference, resolver: FactResolver, at: Period
-) -> tuple[Expression, dict[Reference, Fact]] | None:
-    """The documented stand-in for a missing concept, if every fact it needs is there."""
-    formula = SUBSTITUTES.get(ref.concept)
-    if formula is None:
+    concept: str, resolver: FactResolver, at: Period, outer: frozenset[str] = frozenset()
+) -> tuple[Expression, dict[Reference, Fact], list[str]] | None:
+    """The documented stand-in for a missing concept, if every fact it needs is there
+    (itself or through its own stand-in: gross profit is revenue less cost of revenue,
+    which may be cost of products plus cost of services); the concepts substituted, outer
+    first."""
+    formula = SUBSTITUTES.get(concept)
+    if formula is None or concept in outer:
         return None
     tree = parse_formula(formula, metrics={}, concepts=set(CONCEPTS))
     facts: dict[Reference, Fact] = {}
+    substituted = [concept]
 
-    def place(node: Expression) -> Expression:
+    def place(node: Expression) -> Expression | None:
         if isinstance(node, Reference):
             placed = Reference(node.concept, PeriodRef(absolute=at))
-            facts[placed] = resolver.pick(node.concept, at)  # type: ignore[assignment]
-            return placed
+            fact = resolver.pick(node.concept, at)
+            if fact is not None:
+                facts[placed] = fact
+                return placed
+            inner = _substitute(node.concept, resolver, at, outer | {concept})
+            if inner is None:
+                return None
+            inner_tree, inner_facts, inner_substituted = inner
+            facts.update(inner_facts)
+            substituted.extend(c for c in inner_substituted if c not in substituted)
+            return inner_tree
         if isinstance(node, Binary):
-            return Binary(node.op, place(node.left), place(node.right))
+            left, right = place(node.left), place(node.right)
+            return None if left is None or right is None else Binary(node.op, left, right)
+        if isinstance(node, Call):
+            args = [place(a) for a in node.args]
+            return None if None in args else Call(node.function, tuple(args))  # type: ignore[arg-type]
         return node
 
     placed = place(tree)
-    return None if any(f is None for f in facts.values()) else (placed, facts)
+    return None if placed is None else (placed, facts, substituted)
 
 
 def _evaluate(node: Expression, bound: Mapping[Reference, Fact]) -> tuple[float, Dims]:

@@ -77,9 +77,10 @@ def question_concepts(question: str) -> set[str]:
             names |= {r.concept for r in references(parse_formula(token.text))}
         else:
             names.add(token.text)
-    for concept, stand_in in SUBSTITUTES.items():
-        if concept in names:
-            names |= set(re.findall(r"[a-z_]+", stand_in))
+    for _ in SUBSTITUTES:  # a stand-in may have its own (cost of revenue in gross profit)
+        for concept, stand_in in SUBSTITUTES.items():
+            if concept in names:
+                names |= set(re.findall(r"[a-z_]+", stand_in)) & set(CONCEPTS)
     return names
 
 

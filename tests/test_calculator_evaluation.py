@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -97,6 +98,35 @@ def test_substitute_is_noted():
     result = calculate("net_margin", facts, FY)
     assert result.value == pytest.approx(176 / 1200)
     assert result.notes == ("net income attributable to shareholders FY2021: read as net_income",)
+
+
+def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
+    """A company that costs products and services on two rows and prints no total (nor any
+    gross profit) still has a gross margin: both stand-ins are used, and both are noted."""
+    facts = [f for f in contoso() if f.concept != "cost_of_revenue"]
+    # printed in parentheses, as Boeing prints them: a cost's sign is presentation
+    facts += [fact("cost_of_products", 2021, -500 * M), fact("cost_of_services", 2021, -200 * M)]
+    result = calculate("gross_margin", facts, FY)
+    assert result.value == pytest.approx((1200 - 700) / 1200)
+    assert result.notes == (
+        "gross profit FY2021: read as revenue - abs(cost_of_revenue)",
+        "cost of revenue FY2021: read as abs(cost_of_products) + abs(cost_of_services)",
+    )
+    assert {f.concept for f in result.inputs} == {"revenue", "cost_of_products", "cost_of_services"}
+    assert result.render() == (
+        "Gross margin = (revenue¹ − (|cost of products¹| + |cost of services¹|)) ÷ revenue¹"
+    )
+    with pytest.raises(MissingInputError, match="gross_profit"):  # one row alone is no total
+        calculate("gross_margin", facts[:-1], FY)
+
+
+@pytest.mark.parametrize("metric", ["gross_margin", "inventory_turnover", "dio", "dpo"])
+def test_a_cost_of_revenue_printed_negative_gives_the_same_figure(metric):
+    flipped = [
+        dataclasses.replace(f, value=-f.value) if f.concept == "cost_of_revenue" else f
+        for f in contoso()
+    ]
+    assert value(metric, flipped) == pytest.approx(value(metric))
 
 
 def test_rendering_notes_style():

@@ -269,6 +269,9 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Dividends paid-Series A Preferred Stock", "cash_flow", "USD", None),
         ("Net income", "cash_flow", "USD", None),  # the cash-flow statement's first line
         ("Diluted", "income", "USD", None),  # a per-share label only in its unit
+        ("Cost of products", "income", "USD", "cost_of_products"),  # beside cost of services
+        ("Cost of services", "income", "USD", "cost_of_services"),
+        ("Cost of products sold", "income", "USD", "cost_of_revenue"),  # the total
     ],
 )
 def test_vocabulary(label, statement, unit, concept):

@@ -62,7 +62,11 @@ def test_question_concepts():
     assert question_concepts("What is Contoso's FY2021 DPO?") == {
         "payables",
         "cost_of_revenue",
+        "cost_of_products",  # the stand-in where no total cost of revenue is printed
+        "cost_of_services",
     }
+    gross = question_concepts("Contoso's FY2021 gross profit?")
+    assert {"revenue", "cost_of_revenue", "cost_of_products", "cost_of_services"} <= gross
     assert "net_income" in question_concepts("Contoso's FY2021 net income?")
     assert question_concepts("Tell me about Contoso.") == set()
 
