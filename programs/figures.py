@@ -65,6 +65,38 @@ def asks_to_choose(question: str) -> bool:
     return _CHOOSING_RE.search(question.strip()) is not None
 
 
+#: A part of the company: a geography or a segment. Statement facts are consolidated
+#: totals, so "US sales growth" is not the revenue growth they give. "US" is read in capitals
+#: only (not "us"), and not as a currency or an accounting standard ("US$", "US GAAP"), nor
+#: "foreign" in a line item's own name ("effect of foreign exchange rates on cash").
+_PART_RE = re.compile(
+    r"\bU\.\s?S\.(?!\s*(?:\$|dollars?|GAAP))|\bUS\b(?!\s*(?:\$|dollars?|GAAP))"
+    r"|\b(?i:united\s+states|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
+    r"north\s+america\w*|latin\s+america\w*|south\s+america\w*|europe\w*|emea|asia\w*|"
+    r"apac|greater\s+china|china|japan|india|americas|segments?|divisions?|"
+    r"business\s+units?)\b"
+)
+
+
+#: A measure the company adjusts itself (non-GAAP, ex-currency, ex-items): statements
+#: print none of them.
+_ADJUSTED_RE = re.compile(
+    r"\b(?:adjusted|non-?GAAP|organic|pro[\s-]+forma|constant[\s-]+currency"
+    r"|exclud\w*\s+(?:the\s+)?(?:impact|effect)s?\s+of|one-(?:off|time)\s+items)\b",
+    re.IGNORECASE,
+)
+
+
+def outside_the_statements(question: str) -> bool:
+    """Whether the question asks about a geography or a segment of the company ("How did US
+    sales growth compare to international?") or about a measure the company adjusts itself
+    ("interest coverage using Adjusted EBIT"): the consolidated, reported figure of the line
+    item it names would answer another question, so code computes none and the agents read
+    the segment table or the company's own reconciliation."""
+    asked = drop_instructions(question)
+    return bool(_PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
+
+
 #: What a figure alone does not answer: a cause, a judgement, an expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
@@ -124,8 +156,9 @@ class Figures:
     def compute(self, question: str, ref: SliceRef) -> Computed | None:
         """The question's figure for this slice, or None (nothing computable, or an input
         the slice's filings do not print: never a made-up number; or a question that asks
-        which item, not how much)."""
-        if asks_to_choose(question):
+        which item, not how much, or what the statements do not print: a part of the company,
+        an adjusted measure)."""
+        if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = slice_period(ref)
         choice = _choice(question, period)

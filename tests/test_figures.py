@@ -7,7 +7,7 @@ import re
 import pytest
 
 from domain.cells import SliceRef
-from programs.figures import Figures, asks_to_choose
+from programs.figures import Figures, asks_to_choose, outside_the_statements
 from retrieval.store import GridFilter
 
 MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)
@@ -37,6 +37,40 @@ def test_a_question_for_a_figure_gets_the_figure_probe(figures):
 )
 def test_a_question_that_asks_which_item_gets_no_figure_probe(figures, question):
     assert asks_to_choose(question) and figures.probe(question, MMM_2018) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How did 3M's US sales growth compare to international sales growth in FY2018?",
+        "What was 3M's U.S. revenue in FY2018?",
+        "What were 3M's net sales in Asia Pacific in FY2018?",
+        "What was the operating income of 3M's Health Care segment in FY2018?",
+        "How much revenue did 3M earn outside the United States in FY2018?",
+        "What was 3M's interest coverage using FY2018 adjusted EBIT as the numerator?",
+        "What was 3M's non-GAAP operating margin in FY2018?",
+        "What was 3M's organic sales growth in FY2018?",
+        "How much did 3M's sales change in FY2018 if we exclude the impact of FX movements?",
+        "What was 3M's FY2018 revenue growth in constant currency?",
+    ],
+)
+def test_a_question_on_what_the_statements_do_not_print_gets_no_figure_probe(figures, question):
+    assert outside_the_statements(question) and figures.probe(question, MMM_2018) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was 3M's capital expenditure in FY2018 (in US$ millions)?",
+        "What is 3M's FY2018 revenue in US dollars?",
+        "Using US GAAP figures, what was 3M's FY2018 net income?",
+        "Can you tell us 3M's FY2018 revenue?",
+        "What was 3M's FY2018 capital expenditure, before foreign exchange effects?",
+        "What is 3M's FY2018 unadjusted EBITDA?",
+    ],
+)
+def test_currency_gaap_us_the_pronoun_and_unadjusted_are_read_from_statements(figures, question):
+    assert not outside_the_statements(question) and figures.probe(question, MMM_2018) is not None
 
 
 def test_who_inside_a_clause_is_not_a_choice():
