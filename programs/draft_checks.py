@@ -24,9 +24,11 @@ _NO = re.compile(
     r"(?:^|[.!?:]\s+|\n)\s*(?:\*\*)?no\b(?![-\s]*(?:longer|more than|less than))", re.IGNORECASE
 )
 #: A question that asks for a percentage as its figure ("What was the operating margin…",
-#: "… in percent"), not one that mentions a margin while asking what drove it.
+#: "What percent of … occurred in Q4?", "What share of revenue…", "… in percent"), not one
+#: that mentions a margin while asking what drove it.
 _ASKS_PERCENT = re.compile(
     r"\b(?:what|how much)\s+(?:is|was|were|are)\b[^?.]*?\b(?:percent(?:age)?|margin|rate)\b"
+    r"|\bwhat\s+(?:percent(?:age)?|share|proportion|fraction)\s+of\b"
     r"|\bin (?:units of )?percent(?:age)?s?\b|\bas a percent(?:age)?\b",
     re.IGNORECASE,
 )
