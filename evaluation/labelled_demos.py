@@ -17,6 +17,12 @@ problem. So each demo here is what the answer step would see and what it should 
   page's hit number; the annotators' notes on their own reading ("The answer here
   assumes …") are left out.
 
+Beside them, one demo shows the other outcome (:func:`lacking_demo`): a train question
+whose evidence is only other pages of the filing, none of which supports the gold answer,
+and an answer that says so, citing the pages it read. Two compiles with answering demos
+alone taught the model to answer from whatever page it was shown: it stopped saying the
+evidence was short and answered wrong instead (docs/evaluation.md).
+
 A gold answer whose figures the page does not print (a ratio the annotator computed) is
 no demo: it would teach numbers with no page behind them. Only train examples are used
 (company-grouped splits, so no dev or test company's figures appear in a prompt); which
@@ -34,6 +40,7 @@ from citations.sentences import split_sentences
 from evaluation.ledger import example_id
 from metrics._inputs import field as field_of
 from metrics.numbers import NumberIndex, extract_numbers
+from programs.attribution import supporting_page
 from programs.observations import render_hit
 from retrieval.search.passages import select_passage
 from retrieval.store import GridFilter
@@ -47,6 +54,11 @@ _ANNOTATOR_NOTE = re.compile(
     r"^\s*(?:the answer here assumes|this answer (?:assumes|considers)|note:)", re.I
 )
 _JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
+#: What the lacking-evidence demo writes: the answer is not there, which pages were read.
+LACKING_ANSWER = (
+    "The evidence does not answer this: the pages found do not state it, so another page "
+    "of the filing is needed {marks}."
+)
 
 
 def cited_answer(gold: str, marker: str = "[1]") -> str:
@@ -94,7 +106,11 @@ def labelled_demo(
         other = select_passage(page.text, [question], budget=OTHER_CHARS).text
         blocks.append(render_hit(_hit(page, other), lambda _, n=number: f"[{n}]", whole=True))
     blocks.append(render_hit(_hit(gold_page, passage), lambda _: marker, whole=True))
-    slice_label = f"{gold_page.ticker} FY{gold_page.fy} Q{gold_page.fq}"
+    return _demo_fields(question, _slice_label(gold_page), blocks, answer)
+
+
+def _demo_fields(question: str, slice_label: str, blocks: list[str], answer: str) -> dict:
+    """The answer step's inputs and output for one demo, as a first-round probe sees them."""
     return {
         "question": question,
         "slice_label": slice_label,
@@ -107,36 +123,89 @@ def labelled_demo(
     }
 
 
+def _slice_label(page: Any) -> str:
+    return f"{page.ticker} FY{page.fy} Q{page.fq}"
+
+
+def supports_gold(gold: str, pages: Sequence[Any]) -> bool:
+    """Whether any sentence of the gold answer is supported by one of ``pages`` (its
+    numbers and most of its words on the page, as code attributes a draft's sentences)."""
+    texts = {page.uid: page.text for page in pages}
+    return any(supporting_page(s.text, texts) for s in split_sentences(gold) if s.text.strip())
+
+
+def lacking_demo(example: Any, other_pages: Sequence[Any]) -> dict[str, Any] | None:
+    """The answer step's demo for a search that missed: ``other_pages`` (pages of the gold
+    filing, not the gold page) as the evidence, and an answer that says they do not answer,
+    citing each. None when there are no such pages or one of them supports the gold
+    answer (then the evidence would answer, and saying it does not would teach refusing)."""
+    question = str(field_of(example, "question") or "")
+    gold = str(field_of(example, "answer") or "").strip()
+    if not other_pages or not gold or supports_gold(gold, other_pages):
+        return None
+    blocks = []
+    for number, page in enumerate(other_pages, 1):
+        passage = select_passage(page.text, [question], budget=OTHER_CHARS).text
+        blocks.append(render_hit(_hit(page, passage), lambda _, n=number: f"[{n}]", whole=True))
+    marks = "".join(f"[{n}]" for n in range(1, len(other_pages) + 1))
+    answer = LACKING_ANSWER.format(marks=marks)
+    return _demo_fields(question, _slice_label(other_pages[0]), blocks, answer)
+
+
 def labelled_demos(
     train: Sequence[Any],
     searcher: Any,
     max_demos: int,
     seed: int,
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
-    """Up to ``max_demos`` answer-step demos from ``train``, and the example ids they came
-    from. ``searcher`` (a :class:`retrieval.search.hybrid.HybridSearcher`) reads the gold
-    pages and finds each question's best other pages of the same filing."""
+    """Up to ``max_demos`` answer-step demos from ``train`` and, after the first of them,
+    one lacking-evidence demo (:func:`lacking_demo`, from a judgement question of another
+    company), and the example ids they came from. ``searcher`` (a
+    :class:`retrieval.search.hybrid.HybridSearcher`) reads the gold pages and finds each
+    question's best other pages of the same filing."""
     order = list(train)
     random.Random(seed).shuffle(order)
     order.sort(key=lambda e: str(field_of(e, "question_type") or "") not in _JUDGEMENT_TYPES)
     demos: list[dict[str, Any]] = []
     sources: list[str] = []
     used_companies: set[str] = set()
+    rest = []  # candidates for the lacking-evidence demo, in the same order
     for example in order:
         if len(demos) >= max_demos:
-            break
-        uids = [str(u) for u in field_of(example, "evidence_uids") or []]
-        pages = searcher.pages_by_uid(uids[:1])
-        if not pages or pages[0].ticker in used_companies:
+            rest.append(example)
+            continue
+        gold_page, others = _gold_and_others(searcher, example)
+        if gold_page is None or gold_page.ticker in used_companies:
             continue  # one demo per company: the demos differ in more than their numbers
-        gold_page = pages[0]
-        demo = labelled_demo(example, gold_page, _other_pages(searcher, example, gold_page))
+        demo = labelled_demo(example, gold_page, others)
         if demo is None:
+            rest.append(example)
             continue
         demos.append(demo)
         sources.append(example_id(example))
         used_companies.add(gold_page.ticker)
+    for example in rest if demos else ():
+        if str(field_of(example, "question_type") or "") not in _JUDGEMENT_TYPES:
+            continue
+        gold_page, others = _gold_and_others(searcher, example)
+        if gold_page is None or gold_page.ticker in used_companies:
+            continue
+        if lacking := lacking_demo(example, others):
+            demos.insert(1, lacking)
+            sources.insert(1, example_id(example))
+            break
     return {ANSWER_STEP: demos}, sources
+
+
+def _gold_and_others(searcher: Any, example: Any) -> tuple[Any | None, list[Any]]:
+    """The example's first evidence page, and the best other pages of its filing that are
+    none of its evidence pages (None and no pages when the store lacks the evidence)."""
+    uids = [str(u) for u in field_of(example, "evidence_uids") or []]
+    pages = searcher.pages_by_uid(uids[:1])
+    if not pages:
+        return None, []
+    others = [p for p in _other_pages(searcher, example, pages[0]) if p.uid not in uids]
+    return pages[0], others
 
 
 def _other_pages(searcher: Any, example: Any, gold_page: Any, k: int = 2) -> list[Any]:

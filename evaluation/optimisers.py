@@ -2,7 +2,8 @@
 
 * ``labelled``: few-shot demos for the researcher's answer step written from train's gold
   answers and their evidence pages (``evaluation.labelled_demos``; no train runs), the
-  budget's count of them (``light`` 2, ``medium`` 3, ``heavy`` 4).
+  budget's count of them (``light`` 2, ``medium`` 3, ``heavy`` 4), and one more that says
+  the pages shown do not answer.
 * ``bootstrap``: few-shot demos from the program's own runs on train that passed
   (``evaluation.trace_demos``: right answer citing a gold page; resumable); the budget is
   the demos per predictor and the train runs spent finding them (``light`` 2 and 20,

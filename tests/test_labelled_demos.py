@@ -6,7 +6,13 @@ import dspy
 from typer.testing import CliRunner
 
 from cli.app import app
-from evaluation.labelled_demos import ANSWER_STEP, cited_answer, labelled_demo, labelled_demos
+from evaluation.labelled_demos import (
+    ANSWER_STEP,
+    cited_answer,
+    labelled_demo,
+    labelled_demos,
+    lacking_demo,
+)
 from retrieval.pages import Page
 
 runner = CliRunner()
@@ -82,6 +88,47 @@ def test_demos_come_one_per_company_from_the_examples_given():
     pool, sources = labelled_demos(train, FakeSearcher([*acme, *beta]), max_demos=3, seed=7)
     assert len(pool[ANSWER_STEP]) == 2 and len(sources) == 2
     assert sources[0] in {"a1", "a2"} and sources[1] == "b1"  # judgement questions first
+
+
+def test_a_lacking_demo_cites_the_pages_it_read_and_says_they_do_not_answer():
+    others = [
+        _page("ACME", 12, "Risk factors\nOur business depends on demand for glass."),
+        _page("ACME", 3, "Properties\nWe own plants in three states."),
+    ]
+    gold = _page("ACME", 59, "Working capital\nWorking capital | 831")
+    demo = lacking_demo(_example("q1", gold, "Working capital was $831 million."), others)
+    assert demo is not None
+    assert demo["evidence"].startswith("[1] ACME 10-K FY2031 p.13: Risk factors")
+    assert "[2] ACME 10-K FY2031 p.4: Properties" in demo["evidence"]
+    assert "does not answer" in demo["answer_markdown"]
+    assert demo["answer_markdown"].endswith("[1][2].")
+
+
+def test_no_lacking_demo_when_a_page_shown_supports_the_gold_answer():
+    others = [_page("ACME", 12, "Liquidity\nWorking capital was $831 million at year end.")]
+    gold = _page("ACME", 59, "Working capital | 831")
+    example = _example("q1", gold, "Working capital was $831 million.")
+    assert lacking_demo(example, others) is None
+    assert lacking_demo(example, []) is None
+
+
+def test_the_lacking_demo_follows_the_first_demo_from_another_companys_judgement_question():
+    acme = [_page("ACME", 1, "Segment revenue | 101"), _page("ACME", 2, "Properties: plants")]
+    beta = [_page("BETA", 1, "Segment revenue | 700"), _page("BETA", 2, "Risk factors: glass")]
+    gamma = [_page("GAMM", 1, "Segment revenue | 900"), _page("GAMM", 2, "Legal proceedings")]
+    train = [
+        _example("a1", acme[0], "Revenue was $101."),
+        _example("b1", beta[0], "Revenue was $700."),
+        _example("g1", gamma[0], "Revenue was $900.", question_type="metrics-generated"),
+    ]
+    searcher = FakeSearcher([*acme, *beta, *gamma])
+    pool, sources = labelled_demos(train, searcher, max_demos=1, seed=7)
+    demos = pool[ANSWER_STEP]
+    assert len(demos) == 2 and len(sources) == 2
+    assert "does not answer" in demos[1]["answer_markdown"]
+    assert "does not answer" not in demos[0]["answer_markdown"]
+    assert {sources[0], sources[1]} == {"a1", "b1"}  # a metric question is no lacking demo
+    assert demos[1]["evidence"].count("[1]") == 1 and "Segment revenue" not in demos[1]["evidence"]
 
 
 def test_other_pages_keep_the_search_order_whatever_order_the_store_reads_them_in():
