@@ -22,9 +22,12 @@ from calculator.expressions import (
     Number,
     Reference,
     Unary,
+    children,
+    map_references,
     parse_formula,
     references,
     unparse,
+    with_children,
 )
 from calculator.periods import PeriodRef
 from calculator.resolution import FactResolver
@@ -104,38 +107,30 @@ def _bind(
     def absolute(ref: Reference) -> Reference:
         return Reference(ref.concept, PeriodRef(absolute=ref.period.resolve(period)))
 
-    def bind(node: Expression) -> Expression:
-        if isinstance(node, Number):
-            return node
-        if isinstance(node, Reference):
-            ref = absolute(node)
-            at = ref.period.resolve(period)
-            fact = resolver.pick(ref.concept, at)
-            if fact is not None:
-                bound[ref] = fact
-                return ref
-            stand_in = _substitute(ref.concept, resolver, at)
-            if stand_in is not None:
-                tree, facts, substituted = stand_in
-                bound.update(facts)
-                for concept in substituted:
-                    formula = SUBSTITUTES[concept]
-                    read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
-                    note = f"{concept_info(concept).title} {at.label}: {read_as}"
-                    if note not in notes:
-                        notes.append(note)
-                return tree
-            reason = resolver.missing_reason(ref.concept, at)
-            if reason not in missing:
-                missing.append(reason)
+    def bind(node: Reference) -> Expression:
+        ref = absolute(node)
+        at = ref.period.resolve(period)
+        fact = resolver.pick(ref.concept, at)
+        if fact is not None:
+            bound[ref] = fact
             return ref
-        if isinstance(node, Unary):
-            return Unary(node.op, bind(node.operand))
-        if isinstance(node, Binary):
-            return Binary(node.op, bind(node.left), bind(node.right))
-        return Call(node.function, tuple(bind(a) for a in node.args))
+        stand_in = _substitute(ref.concept, resolver, at)
+        if stand_in is not None:
+            tree, facts, substituted = stand_in
+            bound.update(facts)
+            for concept in substituted:
+                formula = SUBSTITUTES[concept]
+                read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
+                note = f"{concept_info(concept).title} {at.label}: {read_as}"
+                if note not in notes:
+                    notes.append(note)
+            return tree
+        reason = resolver.missing_reason(ref.concept, at)
+        if reason not in missing:
+            missing.append(reason)
+        return ref
 
-    tree = bind(expression)
+    tree = map_references(expression, bind)
     if missing:
         raise MissingInputError(missing)
     return _without_redundant_abs(tree), bound, notes
@@ -153,17 +148,9 @@ def _non_negative(node: Expression) -> bool:
 def _without_redundant_abs(node: Expression) -> Expression:
     """``abs(abs(a) + abs(b))`` as ``abs(a) + abs(b)``: a stand-in spliced into ``abs(...)``
     (cost of revenue in gross profit) would otherwise render ``||a| + |b||``."""
-    if isinstance(node, Call):
-        args = tuple(_without_redundant_abs(a) for a in node.args)
-        if node.function == "abs" and len(args) == 1 and _non_negative(args[0]):
-            return args[0]
-        return Call(node.function, args)
-    if isinstance(node, Binary):
-        return Binary(
-            node.op, _without_redundant_abs(node.left), _without_redundant_abs(node.right)
-        )
-    if isinstance(node, Unary):
-        return Unary(node.op, _without_redundant_abs(node.operand))
+    node = with_children(node, [_without_redundant_abs(c) for c in children(node)])
+    if isinstance(node, Call) and node.function == "abs" and len(node.args) == 1:
+        return node.args[0] if _non_negative(node.args[0]) else node
     return node
 
 
@@ -181,30 +168,28 @@ def _substitute(
     facts: dict[Reference, Fact] = {}
     substituted = [concept]
 
-    def place(node: Expression) -> Expression | None:
-        if isinstance(node, Reference):
-            placed = Reference(node.concept, PeriodRef(absolute=at))
-            fact = resolver.pick(node.concept, at)
-            if fact is not None:
-                facts[placed] = fact
-                return placed
-            inner = _substitute(node.concept, resolver, at, outer | {concept})
-            if inner is None:
-                return None
-            inner_tree, inner_facts, inner_substituted = inner
-            facts.update(inner_facts)
-            substituted.extend(c for c in inner_substituted if c not in substituted)
-            return inner_tree
-        if isinstance(node, Binary):
-            left, right = place(node.left), place(node.right)
-            return None if left is None or right is None else Binary(node.op, left, right)
-        if isinstance(node, Call):
-            args = [place(a) for a in node.args]
-            return None if None in args else Call(node.function, tuple(args))  # type: ignore[arg-type]
-        return node
+    def place(node: Reference) -> Expression:
+        placed = Reference(node.concept, PeriodRef(absolute=at))
+        fact = resolver.pick(node.concept, at)
+        if fact is not None:
+            facts[placed] = fact
+            return placed
+        inner = _substitute(node.concept, resolver, at, outer | {concept})
+        if inner is None:
+            raise _NoStandIn
+        inner_tree, inner_facts, inner_substituted = inner
+        facts.update(inner_facts)
+        substituted.extend(c for c in inner_substituted if c not in substituted)
+        return inner_tree
 
-    placed = place(tree)
-    return None if placed is None else (placed, facts, substituted)
+    try:
+        return map_references(tree, place), facts, substituted
+    except _NoStandIn:
+        return None
+
+
+class _NoStandIn(Exception):
+    """A fact a stand-in needs is missing, and has no stand-in of its own."""
 
 
 def _evaluate(node: Expression, bound: Mapping[Reference, Fact]) -> tuple[float, Dims]:

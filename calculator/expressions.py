@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from calculator.concepts import CONCEPTS
@@ -206,18 +206,44 @@ def describe(node: ast.AST) -> str:
     return f"{type(node).__name__.lower()} {text[:60]!r}"
 
 
+def children(expression: Expression) -> tuple[Expression, ...]:
+    """The operands of ``expression``, left to right (none for a number or a reference)."""
+    if isinstance(expression, Unary):
+        return (expression.operand,)
+    if isinstance(expression, Binary):
+        return (expression.left, expression.right)
+    if isinstance(expression, Call):
+        return expression.args
+    return ()
+
+
+def with_children(expression: Expression, operands: Sequence[Expression]) -> Expression:
+    """``expression`` with ``operands`` in place of its own (as :func:`children` lists them)."""
+    if isinstance(expression, Unary):
+        return Unary(expression.op, operands[0])
+    if isinstance(expression, Binary):
+        return Binary(expression.op, operands[0], operands[1])
+    if isinstance(expression, Call):
+        return Call(expression.function, tuple(operands))
+    return expression
+
+
+def map_references(
+    expression: Expression, replace: Callable[[Reference], Expression]
+) -> Expression:
+    """The tree with each reference replaced by ``replace(reference)``, left to right: the
+    one walk that binding facts and splicing in stand-ins share."""
+    if isinstance(expression, Reference):
+        return replace(expression)
+    return with_children(expression, [map_references(c, replace) for c in children(expression)])
+
+
 def references(expression: Expression) -> Iterator[Reference]:
     """Every reference in the expression, left to right (repeats included)."""
     if isinstance(expression, Reference):
         yield expression
-    elif isinstance(expression, Unary):
-        yield from references(expression.operand)
-    elif isinstance(expression, Binary):
-        yield from references(expression.left)
-        yield from references(expression.right)
-    elif isinstance(expression, Call):
-        for arg in expression.args:
-            yield from references(arg)
+    for operand in children(expression):
+        yield from references(operand)
 
 
 def unparse(expression: Expression) -> str:

@@ -120,6 +120,17 @@ def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
         calculate("gross_margin", facts[:-1], FY)
 
 
+def test_a_stand_in_of_any_form_is_placed_in_the_period_and_bound(monkeypatch):
+    """A stand-in written with a unary minus or a function is spliced in whole, each of its
+    references at the period asked for and bound to its fact."""
+    from calculator import evaluation
+
+    stand_ins = {**evaluation.SUBSTITUTES, "net_income_attributable": "-(-abs(net_income))"}
+    monkeypatch.setattr(evaluation, "SUBSTITUTES", stand_ins)
+    facts = [f for f in contoso() if f.concept != "net_income_attributable"]
+    assert value("net_margin", facts) == pytest.approx(176 / 1200)
+
+
 @pytest.mark.parametrize("metric", ["gross_margin", "inventory_turnover", "dio", "dpo"])
 def test_a_cost_of_revenue_printed_negative_gives_the_same_figure(metric):
     flipped = [
