@@ -8,7 +8,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   ``2021`` (not ``$2019`` or ``2019%``);
 - a quarter with its year, in any order: ``Q2 FY2024``, ``Q2 of FY2024``, ``2Q24``,
   ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``,
-  ``quarter ended June 30, 2023`` (the calendar quarter the date closes);
+  ``quarter ended June 30, 2023``, ``quarter ended June 2023``, ``the June 2023 quarter``,
+  ``the September quarter of 2022`` (the calendar quarter the date or month closes);
 - a quarter alone (``Q3``, ``third quarter``) and quarterly depth (``each quarter``);
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``,
   ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3;
@@ -125,6 +126,18 @@ _QUARTER_WITH_YEAR = [
         # second quarter of 2023, third fiscal quarter of fiscal 2023, 2nd quarter FY23
         rf"\b{_ORDINAL}\s+(?:fiscal\s+)?quarter\s+(?:(?:of|in)\s+)?(?:the\s+)?"
         rf"(?:{_FY_PREFIX}\s*)?'?(?P<y>{_YY})\b",
+    )
+]
+#: A quarter named by the month it ends, without a day: "the quarter ended March 2023",
+#: "the June 2023 quarter", "the September quarter of 2022" (the calendar quarter, as a
+#: dated quarter end is read).
+_MONTH_QUARTER = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        rf"\b(?:quarter|three[- ]months?|3[- ]months?)\s+(?:ended|ending)\s+(?:in\s+)?"
+        rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>{_Y4})\b",
+        rf"\b(?P<m>{_MONTH})\.?\s+(?P<y>{_Y4})\s+quarter\b",
+        rf"\b(?P<m>{_MONTH})\.?\s+quarter\s+(?:(?:of|in)\s+)?(?:{_FY_PREFIX}\s*)?(?P<y>{_Y4})\b",
     )
 ]
 # -- year-to-date and half-year periods: a 10-Q's year-to-date columns ------------------
@@ -288,6 +301,11 @@ def _quarters_with_years(text: str) -> tuple[list[tuple[int, int]], str]:
             q = m.group("q") if "q" in regex.groupindex else None
             quarter = int(q) if q else _ORDINALS[m.group("ord").lower()]
             cells.append((_year_value(m.group("y")), quarter))
+            text = _blank(text, m.start(), m.end())
+    for regex in _MONTH_QUARTER:
+        for m in regex.finditer(text):
+            month = _MONTHS[m.group("m").lower()]
+            cells.append((int(m.group("y")), (month - 1) // 3 + 1))
             text = _blank(text, m.start(), m.end())
     for m in _HALF_WITH_YEAR_RE.finditer(text):
         half = int(m.group("h") or m.group("h2"))

@@ -11,6 +11,7 @@ from domain.periods import parse_cell, read_periods
 
 ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 QUARTER_END = {1: "March 31", 2: "June 30", 3: "September 30", 4: "December 31"}
+QUARTER_MONTH = {1: "March", 2: "June", 3: "September", 4: "December"}
 
 QUARTER_FORMS = [
     "Q{q} FY{fy}", "Q{q} of FY{fy}", "Q{q} of fiscal {fy}", "{q}Q{yy}", "{q}Q {fy}",
@@ -18,6 +19,8 @@ QUARTER_FORMS = [
     "{fy} Q{q}", "Q{q} {fy}", "Q{q}-{fy}", "{ordinal} quarter of {fy}",
     "the {ordinal} fiscal quarter of fiscal {fy}", "{ordinal} quarter of FY{yy}",
     "the quarter ended {end}, {fy}", "three months ended {end}, {fy}",
+    "the quarter ended {month} {fy}", "the quarter ending in {month} {fy}",
+    "the {month} {fy} quarter", "the {month} quarter of {fy}", "the {month} quarter {fy}",
 ]  # fmt: skip
 YEAR_FORMS = [
     "FY{fy}", "FY{yy}", "FY {fy}", "FY'{yy}", "fiscal {fy}", "fiscal year {fy}", "{fy}",
@@ -37,7 +40,10 @@ quarters = st.integers(1, 4)
 
 
 def _write(form: str, fy: int, fq: int = 4) -> str:
-    return form.format(fy=fy, yy=f"{fy % 100:02d}", q=fq, ordinal=ORDINALS[fq], end=QUARTER_END[fq])
+    return form.format(
+        fy=fy, yy=f"{fy % 100:02d}", q=fq, ordinal=ORDINALS[fq], end=QUARTER_END[fq],
+        month=QUARTER_MONTH[fq],
+    )  # fmt: skip
 
 
 @given(years, quarters, st.sampled_from(QUARTER_FORMS), st.sampled_from(CONTEXTS))
