@@ -46,6 +46,20 @@ def _seeded(path: Path | str) -> None:
     stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
 
 
+def announce_new_store(store: StoreLocation | None) -> None:
+    """Say on stderr that a grid store file that does not exist yet (or is empty) will be
+    made from the bundled sample filings, as opening it does: a mistyped ``--store`` of
+    ``ask`` or ``serve`` would otherwise answer from the sample grid without a word."""
+    path = StoreLocation.chosen(store).path
+    if path is not None and (not path.exists() or path.stat().st_size == 0):
+        stderr.print(
+            f"grid store {path} does not exist yet: making it from the bundled sample "
+            "filings (give an existing store with --store, or `research ingest` into it)",
+            highlight=False,
+            markup=False,
+        )
+
+
 def _open_grid(store: StoreLocation | None, seed_if_empty: bool = True):
     """The grid at ``store``; a file that is not one (``--store mlflow.db``) is a one-line
     error, before anything is written into it."""

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.errors import EXIT_FAILED, fail, say
-from cli.grid_commands import StoreOption
+from cli.grid_commands import StoreOption, announce_new_store
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -122,6 +122,7 @@ def serve_command(
         raise fail(str(exc)) from None
     if problem := port_problem(host, port):
         raise fail(problem)
+    announce_new_store(store)
     runs = RunControl(store, max_runs, concurrency, track)  # autologging on, in this thread
     if track:  # the store and experiment made now, not by the first run's thread
         from runs.redaction import redact

@@ -59,6 +59,21 @@ def test_ask_prints_a_cited_report_and_writes_the_record(
     run_dir = wissen_home / "runs" / record["run_id"]
     assert (run_dir / "report.md").exists() and (run_dir / "run.json").exists()
     assert "planner" in result.stderr or "plan" in result.stderr  # the live trace
+    assert "does not exist yet" not in result.stderr  # an existing store is not announced
+
+
+def test_a_store_that_does_not_exist_is_announced_before_it_is_made_from_the_sample(
+    scripted, wissen_home, tmp_path
+):
+    """A mistyped --store would otherwise answer from the sample grid without a word."""
+    store = tmp_path / "typo" / "grid.sqlite"
+    result = runner.invoke(
+        app, ["ask", "What was 3M's capital expenditure in FY2022?", "--store", str(store),
+              "--no-track", "--quiet"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"grid store {store} does not exist yet" in " ".join(result.stderr.split())
+    assert store.exists() and "$1,749 million" in result.stdout
 
 
 def test_ask_is_an_mlflow_run_with_params_metrics_and_artifacts(
