@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,14 +51,18 @@ def announce_new_store(store: StoreLocation | None) -> None:
     """Say on stderr that a grid store file that does not exist yet (or is empty) will be
     made from the bundled sample filings, as opening it does: a mistyped ``--store`` of
     ``ask`` or ``serve`` would otherwise answer from the sample grid without a word."""
-    path = StoreLocation.chosen(store).path
-    if path is not None and (not path.exists() or path.stat().st_size == 0):
-        stderr.print(
-            f"grid store {path} does not exist yet: making it from the bundled sample "
-            "filings (give an existing store with --store, or `research ingest` into it)",
-            highlight=False,
-            markup=False,
+    location = StoreLocation.chosen(store)
+    path = location.path
+    if path is None or (path.exists() and path.stat().st_size > 0):
+        return
+    if location == StoreLocation.chosen(None) and not os.environ.get("WISSEN_STORE"):
+        message = f"the default grid store {path} does not exist yet: making it"
+    else:  # chosen by the user: most likely a typo, so say what to do instead
+        message = (
+            f"grid store {path} does not exist yet: making it (give an existing store with "
+            "--store, or `research ingest` filings into it)"
         )
+    stderr.print(message + " from the bundled sample filings", highlight=False, markup=False)
 
 
 def _open_grid(store: StoreLocation | None, seed_if_empty: bool = True):

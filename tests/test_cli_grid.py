@@ -93,6 +93,25 @@ def test_bad_inputs_get_messages(sample_store_path):
         assert "error" in result.output and "Traceback" not in result.output
 
 
+def test_a_new_store_is_announced_as_the_default_or_as_one_the_user_chose(
+    tmp_path, monkeypatch, capsys, sample_store_path
+):
+    import retrieval.store
+    from cli.grid_commands import announce_new_store
+
+    monkeypatch.delenv("WISSEN_STORE", raising=False)
+    default = tmp_path / "data" / "grid.sqlite"
+    monkeypatch.setattr(retrieval.store, "default_store_path", lambda: default)
+    announce_new_store(None)
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"the default grid store {default} does not exist yet" in said and "--store" not in said
+    announce_new_store(tmp_path / "typo.sqlite")
+    said = " ".join(capsys.readouterr().err.split())
+    assert "typo.sqlite does not exist yet" in said and "--store" in said
+    announce_new_store(sample_store_path)  # a store that exists: nothing to say
+    assert capsys.readouterr().err == ""
+
+
 def test_fresh_store_is_seeded_from_the_sample(tmp_path):
     result = runner.invoke(app, ["grid", "--store", str(tmp_path / "new.sqlite")])
     assert result.exit_code == 0, result.output
