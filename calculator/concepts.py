@@ -47,6 +47,7 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _flow("income_tax", "income tax"),
         _flow("net_income", "net income"),
         _flow("net_income_attributable", "net income attributable to shareholders"),
+        _flow("net_income_to_common", "net income applicable to common stockholders"),
         _flow("dna", "depreciation and amortisation", "cash_flow"),
         _flow("capex", "capital expenditure", "cash_flow"),
         _flow("cfo", "cash from operations", "cash_flow"),

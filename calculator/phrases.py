@@ -42,6 +42,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"net (?:income|earnings|profit)(?: attributable to (?:[\w.&'-]+ ){0,6}?"
         r"(?:shareholders|shareowners|stockholders|common stockholders))?",
     ),
+    "net_income_to_common": (
+        r"net (?:income|earnings) (?:applicable|available) to common (?:stock|share)holders",
+    ),
     "dna": (r"depreciation (?:and|&) amorti[sz]ation", r"d&a", r"depreciation"),
     "capex": (
         r"capital expenditures?",

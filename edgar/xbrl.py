@@ -70,6 +70,9 @@ CONCEPT_TAGS: tuple[ConceptTags, ...] = (
     ConceptTags("income_tax", "income", ("IncomeTaxExpenseBenefit",)),
     ConceptTags("net_income", "income", ("ProfitLoss", "NetIncomeLoss")),
     ConceptTags("net_income_attributable", "income", ("NetIncomeLoss",)),
+    ConceptTags(
+        "net_income_to_common", "income", ("NetIncomeLossAvailableToCommonStockholdersBasic",)
+    ),
     ConceptTags("diluted_eps", "income", ("EarningsPerShareDiluted",)),
     ConceptTags("basic_eps", "income", ("EarningsPerShareBasic",)),
     ConceptTags("diluted_shares", "income", ("WeightedAverageNumberOfDilutedSharesOutstanding",)),

@@ -120,6 +120,15 @@ def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
         calculate("gross_margin", facts[:-1], FY)
 
 
+def test_net_income_is_not_the_income_left_to_common_stockholders_after_preferred():
+    """A bank prints net income, then in its EPS note the net income applicable to common
+    stockholders after preferred dividends: "net income" is the first."""
+    facts = [f for f in contoso() if f.concept != "net_income_attributable"]
+    facts.append(fact("net_income_to_common", 2021, 160 * M))
+    assert value("net_income_attributable", facts) == pytest.approx(176 * M)
+    assert value("net_income_to_common", facts) == pytest.approx(160 * M)
+
+
 def test_a_stand_in_of_any_form_is_placed_in_the_period_and_bound(monkeypatch):
     """A stand-in written with a unary minus or a function is spliced in whole, each of its
     references at the period asked for and bound to its fact."""

@@ -272,6 +272,10 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Cost of products", "income", "USD", "cost_of_products"),  # beside cost of services
         ("Cost of services", "income", "USD", "cost_of_services"),
         ("Cost of products sold", "income", "USD", "cost_of_revenue"),  # the total
+        ("Net income attributable to 3M", "income", "USD", "net_income_attributable"),
+        # after preferred dividends (a bank's EPS note), not the net income asked for
+        ("Net income applicable to common stockholders", "income", "USD", "net_income_to_common"),
+        ("Net income available to common shareholders", "income", "USD", "net_income_to_common"),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
