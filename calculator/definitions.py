@@ -7,12 +7,12 @@ A question's own definition ("X is defined as: ...") wins over these
 outflows in parentheses: capital expenditure, dividends paid and buybacks are usually
 negative facts (3M prints capex as ``(1,577)``). Formulas that want the size of an outflow
 take ``abs(...)``, so they give the same answer whichever way a company prints it:
-free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Cost of revenue, interest
-expense and income tax are taken as ``abs(...)`` for the same reason: many income
-statements print every expense in parentheses (Lockheed's cost of sales, Boeing's cost of
-products), and labels such as "(Provision) benefit for income taxes" print
-the tax expense negative. The price: a net tax *benefit* on a pre-tax profit, which is
-rare, reads as a positive effective tax rate.
+free cash flow is ``cfo - abs(capex)``, never ``cfo + capex``. Cost of revenue and
+interest expense are taken as ``abs(...)`` for the same reason: many income statements
+print every expense in parentheses (Lockheed's cost of sales, Boeing's cost of products).
+Income tax is read by its label (``calculator.resolution.as_read``): "(Provision) benefit
+for income taxes" prints the expense negative, "Provision for (benefit from) income taxes"
+the benefit, and a one-word label such as "Provision for income taxes" is read by its size.
 
 **Averages of balances.** Turnover ratios, days outstanding and returns divide a flow over
 the year by the *average* of the opening and closing balance:
@@ -140,7 +140,7 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "effective_tax_rate",
         "Effective tax rate",
-        "abs(income_tax) / pretax_income",
+        "income_tax / pretax_income",
         "percent",
     ),
 )

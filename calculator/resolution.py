@@ -17,6 +17,7 @@ them, in this order of preference:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -66,8 +67,9 @@ class FactResolver:
         return [r[-1] for r in ranked]
 
     def pick(self, concept: str, period: Period) -> Fact | None:
+        """The best candidate, as the calculator reads it (:func:`as_read`)."""
         found = self.candidates(concept, period)
-        return found[0] if found else None
+        return as_read(found[0]) if found else None
 
     def missing_reason(self, concept: str, period: Period) -> str:
         """One phrase: what is missing and what the slice does have for that concept."""
@@ -87,6 +89,34 @@ class FactResolver:
         if self.doc_name and fact.doc_name == self.doc_name:
             return 0
         return 1 if any(t in fact.doc_label for t in ("10-K", "10-Q")) else 2
+
+
+#: A tax line that names both words says by its parentheses which one its negative numbers
+#: are: "Provision for (benefit from) income taxes | (1,084)" is a benefit (Adobe FY2020),
+#: "Income tax benefit (expense) | (472)" an expense (AES), "Income tax benefit
+#: (provision) | 3,634" a benefit (eBay FY2016).
+_BENEFIT_IN_PARENS = re.compile(r"\(\s*benefit|benefit(?:\s+from)?\s*\)", re.IGNORECASE)
+_EXPENSE_IN_PARENS = re.compile(
+    r"\(\s*(?:provision|expense)|(?:provision|expense)(?:\s+for)?\s*\)", re.IGNORECASE
+)
+
+
+def as_read(fact: Fact) -> Fact:
+    """``fact`` with the value the calculator computes with: an income tax line as an expense
+    (a benefit negative). Where the label says which word is in parentheses, its sign says
+    expense or benefit; a label with one word ("Provision for income taxes", "Income tax
+    expense") is printed positive by some statements and as a deduction, negative, by
+    others, so its size is the expense (a rare benefit on a profit under such a label reads
+    as an expense)."""
+    if fact.concept != "income_tax":
+        return fact
+    benefit_negative = bool(_BENEFIT_IN_PARENS.search(fact.label))
+    expense_negative = bool(_EXPENSE_IN_PARENS.search(fact.label))
+    if benefit_negative != expense_negative:
+        value = fact.value if benefit_negative else -fact.value
+    else:
+        value = abs(fact.value)
+    return fact if value == fact.value else dataclasses.replace(fact, value=value)
 
 
 _NET_RE = re.compile(r"\bnet\b", re.IGNORECASE)

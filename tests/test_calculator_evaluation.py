@@ -120,6 +120,26 @@ def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
         calculate("gross_margin", facts[:-1], FY)
 
 
+@pytest.mark.parametrize(
+    ("label", "printed", "rate"),
+    [
+        ("Provision for (benefit from) income taxes", -50, -0.25),  # a benefit (AMD FY2020)
+        ("Income tax provision (benefit)", 50, 0.25),
+        ("(Provision) benefit for income taxes", -50, 0.25),  # an expense
+        ("Income tax benefit (expense)", 50, -0.25),  # a benefit (AES)
+        ("Income tax benefit/(expense)", -50, 0.25),
+        ("Provision for income taxes", -50, 0.25),  # one word: its size is the expense
+        ("Income tax expense", 50, 0.25),
+    ],
+)
+def test_a_tax_line_is_an_expense_or_a_benefit_as_its_label_says(label, printed, rate):
+    facts = [f for f in contoso() if f.concept not in {"income_tax", "pretax_income"}] + [
+        fact("income_tax", FY.fy, printed * M, label=label),
+        fact("pretax_income", FY.fy, 200 * M),
+    ]
+    assert value("effective_tax_rate", facts) == pytest.approx(rate)
+
+
 def test_net_income_is_not_the_income_left_to_common_stockholders_after_preferred():
     """A bank prints net income, then in its EPS note the net income applicable to common
     stockholders after preferred dividends: "net income" is the first."""
