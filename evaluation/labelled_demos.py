@@ -101,12 +101,19 @@ def labelled_demo(
     passage = select_passage(gold_page.text, [gold, question], budget=GOLD_CHARS).text
     if not grounded(gold, passage):
         return None
-    blocks = []
-    for number, page in enumerate(other_pages, 1):
-        other = select_passage(page.text, [question], budget=OTHER_CHARS).text
-        blocks.append(render_hit(_hit(page, other), lambda _, n=number: f"[{n}]", whole=True))
+    blocks = _other_blocks(question, other_pages)
     blocks.append(render_hit(_hit(gold_page, passage), lambda _: marker, whole=True))
     return _demo_fields(question, _slice_label(gold_page), blocks, answer)
+
+
+def _other_blocks(question: str, pages: Sequence[Any]) -> list[str]:
+    """``pages`` as evidence blocks behind hit numbers ``[1]``, ``[2]``, …, each cut to the
+    passage the question's words match best."""
+    blocks = []
+    for number, page in enumerate(pages, 1):
+        passage = select_passage(page.text, [question], budget=OTHER_CHARS).text
+        blocks.append(render_hit(_hit(page, passage), lambda _, n=number: f"[{n}]", whole=True))
+    return blocks
 
 
 def _demo_fields(question: str, slice_label: str, blocks: list[str], answer: str) -> dict:
@@ -143,12 +150,9 @@ def lacking_demo(example: Any, other_pages: Sequence[Any]) -> dict[str, Any] | N
     gold = str(field_of(example, "answer") or "").strip()
     if not other_pages or not gold or supports_gold(gold, other_pages):
         return None
-    blocks = []
-    for number, page in enumerate(other_pages, 1):
-        passage = select_passage(page.text, [question], budget=OTHER_CHARS).text
-        blocks.append(render_hit(_hit(page, passage), lambda _, n=number: f"[{n}]", whole=True))
     marks = "".join(f"[{n}]" for n in range(1, len(other_pages) + 1))
     answer = LACKING_ANSWER.format(marks=marks)
+    blocks = _other_blocks(question, other_pages)
     return _demo_fields(question, _slice_label(other_pages[0]), blocks, answer)
 
 
