@@ -173,4 +173,5 @@ class SlicePlanner(dspy.Module):
             notes=notes + planned.notes,
             scope=planned.scope,
             facets=facets,
+            compared=planned.compared,
         )

@@ -220,12 +220,14 @@ class SlicePlan:
 
     ``scope`` holds the lines a report shows about how the periods asked for were mapped
     to the grid (a default period, a neighbouring cell used instead of a missing one).
+    ``compared`` holds the slices added only for a trend question's prior period.
     """
 
     slices: list[SliceRef]
     missing: list[str]
     notes: list[str]
     scope: list[str] = field(default_factory=list)
+    compared: list[SliceRef] = field(default_factory=list)
 
 
 def _position(fy: int, fq: int) -> int:
@@ -314,6 +316,7 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
     slices: list[SliceRef] = []
     missing: list[str] = []
     scope: list[str] = []
+    added_for_trend: list[SliceRef] = []
     deep = facets.granularity == "deep"
 
     def add(ref: SliceRef) -> None:
@@ -372,12 +375,17 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
                 if reason not in scope:
                     scope.append(reason)
                 add(used)
+        own = [s for s in slices if s.ticker == ticker]
+        if any(s.fy not in compared for s in own):  # else the prior period is all there is
+            added_for_trend += [s for s in own if s.fy in compared]
     notes = list(scope)
     if facets.trend and any(
         len({s.fy for s in slices if s.ticker == t}) > 1 for t in facets.tickers
     ):
         notes.append("a trend question: the prior fiscal year was added for the comparison")
-    return SlicePlan(slices=slices, missing=missing, notes=notes, scope=scope)
+    return SlicePlan(
+        slices=slices, missing=missing, notes=notes, scope=scope, compared=added_for_trend
+    )
 
 
 def nearest_cells_text(

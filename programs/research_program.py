@@ -148,7 +148,11 @@ class ResearchProgram(dspy.Module):
         )
 
     def _generate_probes(
-        self, question: str, ref: SliceRef, latest: frozenset[SliceRef] = frozenset()
+        self,
+        question: str,
+        ref: SliceRef,
+        latest: frozenset[SliceRef] = frozenset(),
+        compared: frozenset[SliceRef] = frozenset(),
     ) -> dspy.Prediction:
         """The model's probes, after the figure probe when the question asks for a figure
         the slice's statements hold. The figure takes one probe slot and is the whole
@@ -157,14 +161,16 @@ class ResearchProgram(dspy.Module):
         one researched probe even with one slot: the question itself, beside its figure,
         since a figure computed for free must not cost the judgement its only probe. It is
         researched in the company's latest slice (``latest``), whose filing discusses the
-        change against the years before it; earlier slices give their figures."""
+        change against the years before it; earlier slices give their figures, and a slice
+        added only for a trend's prior period (``compared``) gives nothing else whatever the
+        probe budget: researched, it answers the question for the wrong year."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
         if figure is None:
             pred = self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
             return dspy.Prediction(
                 probes=self._own_company(pred.probes, question, ref), error=pred.error
             )
-        if not asks_beyond_figure(question):
+        if not asks_beyond_figure(question) or ref in compared:
             return dspy.Prediction(probes=[figure], error=None)
         if self.settings.max_probes == 1:
             researched = [question_probe(question)] if not latest or ref in latest else []
@@ -227,7 +233,9 @@ class ResearchProgram(dspy.Module):
             self.checkpoint or NO_CHECKPOINT,
             self.settings.concurrency,
             generate_probes=functools.partial(
-                self._generate_probes, latest=latest_slices(plan.slices)
+                self._generate_probes,
+                latest=latest_slices(plan.slices),
+                compared=frozenset(plan.compared),
             ),
             run_probe=self._run_probe,
             synthesise=self._synthesise,
@@ -261,6 +269,35 @@ class ResearchProgram(dspy.Module):
             }
         )
 
+    def _fold_compared(self, plan: ResearchPlan) -> ResearchPlan:
+        """The plan without the prior-period slices a trend question added where their
+        statements hold no figure for the question. Such a slice could only research the
+        question itself in the earlier filing, and its draft answers for the wrong year
+        ("which segment grew fastest in FY2023" answered with FY2022's growth). The later
+        filing reports the prior year beside the year asked, so the comparison is read
+        there (a Scope line says so). A company's only slice is always kept."""
+        dropped: dict[SliceRef, SliceRef] = {}
+        for ref in (r for r in plan.compared if r in plan.slices):
+            if self.settings.figures and self.figures.probe(plan.question, ref) is not None:
+                continue
+            later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
+            if later:
+                dropped[ref] = max(later, key=lambda s: (s.fy, s.fq or 4))
+        if not dropped:
+            return plan
+        scope = [
+            f"{ref.label}: not researched apart (no statement figure answers the question "
+            f"there); the prior period is read from {into.label}'s filing, which reports it"
+            for ref, into in dropped.items()
+        ]
+        return plan.model_copy(
+            update={
+                "slices": [s for s in plan.slices if s not in dropped],
+                "compared": [s for s in plan.compared if s not in dropped],
+                "scope": [*plan.scope, *scope],
+            }
+        )
+
     # -- the module ------------------------------------------------------------------------
     def forward(self, question: str) -> dspy.Prediction:
         started = time.monotonic()
@@ -270,7 +307,7 @@ class ResearchProgram(dspy.Module):
         restored = plan is not None
         if plan is None:
             emit.emit("planning", detail="reading the question; choosing companies and periods")
-            plan = self._fold_fixed_years(self.planner(question=question))
+            plan = self._fold_compared(self._fold_fixed_years(self.planner(question=question)))
             saved.save_plan(plan)
         emit.emit(
             "plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + restored_suffix(restored)

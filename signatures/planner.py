@@ -49,6 +49,10 @@ class ResearchPlan(BaseModel):
         description="how the periods asked for map to cells: defaults, neighbours used instead",
     )
     facets: Facets = Field(default_factory=Facets)
+    compared: list[SliceRef] = Field(
+        default_factory=list,
+        description="slices added only for a trend question's prior period: they give figures",
+    )
 
     @property
     def labels(self) -> list[str]:

@@ -197,6 +197,7 @@ def facet_sets(draw) -> Facets:
         fiscal_quarters=draw(st.lists(st.integers(1, 4), max_size=2)),
         last_n_years=draw(st.none() | st.integers(1, 4)),
         granularity=draw(st.sampled_from([None, "FY", "deep"])),
+        trend=draw(st.booleans()),
     )
 
 
@@ -233,6 +234,11 @@ def test_plan_properties(grid, facets):
         own = [s for s in plan.slices if s.ticker == ticker]
         held_own = {(c.fy, c.fq) for c in grid if c.ticker == ticker}
         assert {(s.fy, s.fq) for s in own} <= held_own
+        # A slice added for a trend's prior period stands beside a later one, never alone.
+        compared = [s for s in plan.compared if s.ticker == ticker]
+        assert facets.trend or not compared
+        assert set(compared) <= set(own)
+        assert not compared or any(s not in compared for s in own)
         if names_no_period(facets) and held_own:
             latest = latest_periodic_cell(ticker, grid)
             assert latest is not None
@@ -386,8 +392,9 @@ def test_a_missing_cell_is_answered_from_its_neighbour_with_a_scope_line(
 def test_a_trend_question_adds_the_prior_year(cells):
     result = plan(cells, "Is 3M's operating margin improving as of FY2022?")
     assert result.labels == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
+    assert [s.label for s in result.compared] == ["MMM FY2021 Q4"]  # added, not asked for
     one_year = plan(cells, "What was 3M's operating margin in FY2022?")
-    assert one_year.labels == ["MMM FY2022 Q4"]
+    assert one_year.labels == ["MMM FY2022 Q4"] and one_year.compared == []
 
 
 def test_a_question_naming_no_period_says_which_was_used(cells):

@@ -11,6 +11,7 @@ from scripted_lm import FABRICATED_HIT, ScriptedLM
 
 from citations import parse_cited_answer, split_sentences
 from citations.markup import DAGGER, from_superscript, iter_markers
+from domain.cells import SliceRef
 from metrics import composite_metric, score_daggers
 from programs.errors import PlanningError
 from programs.research_program import ResearchProgram, ResearchSettings
@@ -415,3 +416,22 @@ def test_a_heading_the_composer_copies_into_its_answer_is_dropped(searcher):
         pred = program(question=QUESTION)
     answer = pred.report.split("## Comparison")[0]
     assert answer.startswith("## Answer\n\n") and "###" not in answer
+
+
+def test_a_prior_period_added_for_a_trend_gives_its_figure_only(searcher):
+    """With every probe slot free, the FY2021 slice still gives only its figure: researched,
+    the question would be answered there for the wrong year."""
+    question = "Is 3M's capital expenditure growing as of FY2022, and what drove it?"
+    _, _, pred = run(searcher, question=question, settings=ResearchSettings(max_probes=3))
+    assert pred.plan.compared == [SliceRef(ticker="MMM", fy=2021, fq=4)]
+    titles = {s.slice.label: [a.probe_title for a in s.probe_answers] for s in pred.slices}
+    assert titles["MMM FY2021 Q4"] == ["Capital expenditure (from the statements)"]
+    assert len(titles["MMM FY2022 Q4"]) > 1  # the latest filing researches the question
+
+
+def test_a_prior_period_with_no_figure_is_read_from_the_later_filing(searcher):
+    question = "Has 3M's respirator mask litigation grown as of FY2022?"
+    _, _, pred = run(searcher, question=question, settings=ResearchSettings(max_probes=1))
+    assert [s.slice.label for s in pred.slices] == ["MMM FY2022 Q4"]
+    assert pred.plan.compared == []
+    assert "MMM FY2021 Q4: not researched apart" in pred.report  # a Scope line says so
