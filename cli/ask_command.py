@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cli.errors import EXIT_FAILED, fail, interrupted, say, stderr
-from cli.grid_commands import StoreOption, announce_new_store
+from cli.grid_commands import StoreOption, say_seeding
 from cli.lm_options import ApiBaseOption, LMOption
 from cli.output_files import OutputError, check_destinations, not_saved, write_output
 from cli.research_setup import ProgramOption, setting_option, settings_from_flags
@@ -76,10 +76,8 @@ def _research(request: Any, quiet: bool) -> Any:
     from runs.service import prepare_run
 
     run = None
-    if request.resume is None and (request.question or "").strip():
-        announce_new_store(request.settings.store)  # a resumed run reopens its own store
     try:
-        run = prepare_run(request)
+        run = prepare_run(request, on_seed=say_seeding)
         if not quiet:
             run.events.subscribe(_trace_printer(time.perf_counter()))
         return run.execute()

@@ -21,7 +21,7 @@ from retrieval.browse import BrowseError, check_query, grid_filter, grid_matrix,
 from retrieval.ingest.embedding_job import embed_missing
 from retrieval.ingest.pipeline import ingest
 from retrieval.ingest.vectors_file import read_vectors_file, vectors_beside
-from retrieval.open_store import describe_location, open_store
+from retrieval.open_store import describe_location, is_new_file, open_store
 from retrieval.search.embeddings import make_embedder
 from retrieval.search.hybrid import HybridSearcher, SearchSettings
 from retrieval.sqlite.store import NotAGridStore
@@ -43,33 +43,36 @@ INLINE_EMBED_LIMIT = 3000
 console = Console(soft_wrap=True)
 
 
-def _seeded(path: Path | str) -> None:
-    stderr.print(f"grid store {path} is empty: loading the bundled sample filings…")
+def say_seeding(location: StoreLocation, new: bool) -> None:
+    """Say on stderr that the grid store at ``location`` is being made from the bundled
+    sample filings (``open_store``'s seed notice): a mistyped ``--store`` would otherwise
+    answer from the sample grid without a word."""
+    if not new:
+        message = f"grid store {location} is empty: loading the bundled sample filings…"
+    elif location == StoreLocation.chosen(None) and not os.environ.get("WISSEN_STORE"):
+        message = f"the default grid store {location} does not exist yet: making it"
+        message += " from the bundled sample filings"
+    else:  # chosen by the user: most likely a typo, so say what to do instead
+        message = (
+            f"grid store {location} does not exist yet: making it from the bundled sample "
+            "filings (give an existing store with --store, or `research ingest` filings into it)"
+        )
+    stderr.print(message, highlight=False, markup=False)
 
 
 def announce_new_store(store: StoreLocation | None) -> None:
-    """Say on stderr that a grid store file that does not exist yet (or is empty) will be
-    made from the bundled sample filings, as opening it does: a mistyped ``--store`` of
-    ``ask`` or ``serve`` would otherwise answer from the sample grid without a word."""
+    """Say at once that a grid store file that does not exist yet will be made, as its
+    first run will (``research serve``, whose runs open the store later)."""
     location = StoreLocation.chosen(store)
-    path = location.path
-    if path is None or (path.exists() and path.stat().st_size > 0):
-        return
-    if location == StoreLocation.chosen(None) and not os.environ.get("WISSEN_STORE"):
-        message = f"the default grid store {path} does not exist yet: making it"
-    else:  # chosen by the user: most likely a typo, so say what to do instead
-        message = (
-            f"grid store {path} does not exist yet: making it (give an existing store with "
-            "--store, or `research ingest` filings into it)"
-        )
-    stderr.print(message + " from the bundled sample filings", highlight=False, markup=False)
+    if is_new_file(location):
+        say_seeding(location, new=True)
 
 
 def _open_grid(store: StoreLocation | None, seed_if_empty: bool = True):
     """The grid at ``store``; a file that is not one (``--store mlflow.db``) is a one-line
     error, before anything is written into it."""
     try:
-        return open_store(store, seed_if_empty=seed_if_empty, on_seed=_seeded)
+        return open_store(store, seed_if_empty=seed_if_empty, on_seed=say_seeding)
     except NotAGridStore as exc:
         raise fail(str(exc)) from None
 
@@ -212,7 +215,7 @@ def search_command(
     try:
         query = check_query(query)
         where = grid_filter(ticker, fy, fq, doc_type)
-        grid = open_store(store, on_seed=_seeded)
+        grid = open_store(store, on_seed=say_seeding)
     except ValueError as exc:  # a BrowseError, or a store that cannot be opened
         raise fail(str(exc)) from None
     searcher = HybridSearcher(grid, settings=SearchSettings(rerank=not no_rerank))

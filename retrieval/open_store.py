@@ -36,18 +36,31 @@ def describe_location(store: Any) -> str:
     return str(getattr(store, "location", None) or getattr(store, "path", "?"))
 
 
+#: Told, before an empty store is seeded, where it is and whether it is new (a file that
+#: did not exist, or was empty, before it was opened).
+SeedNotice = Callable[[StoreLocation, bool], None]
+
+
+def is_new_file(location: StoreLocation) -> bool:
+    """Whether ``location`` is a SQLite file that does not exist yet (or is empty)."""
+    path = location.path
+    return path is not None and not (path.exists() and path.stat().st_size > 0)
+
+
 def open_store(
     path: StoreLocation | str | Path | None = None,
     seed_if_empty: bool = True,
-    on_seed: Callable[[str | Path], None] | None = None,
+    on_seed: SeedNotice | None = None,
 ) -> Any:
     """The grid at ``path`` (a :class:`StoreLocation`, or text parsed as one): a
     :class:`SQLiteStore`, or a ``PostgresStore`` for an address.
 
     An empty store is seeded from the bundled sample filings so the first search
-    on a fresh machine has something real to find.
+    on a fresh machine has something real to find; ``on_seed`` is told first, so the
+    notice comes from the code that makes the store, only when it does.
     """
     location = StoreLocation.chosen(path)
+    new = is_new_file(location)
     if location.address is not None:
         from retrieval.postgres.store import PostgresStore  # psycopg only when asked for
 
@@ -56,6 +69,6 @@ def open_store(
         store = SQLiteStore(location.path)
     if seed_if_empty and store.stats()["pages"] == 0:
         if on_seed:
-            on_seed(describe_location(store))
+            on_seed(location, new)
         seed_from_sample(store)
     return store

@@ -7,16 +7,23 @@ compiled program loads (and fails, with the same clear message) identically ever
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runs.errors import BadRunRequest
 
+if TYPE_CHECKING:
+    from retrieval.open_store import SeedNotice
+
 
 def prepare_research(
-    store: str | Path | None, program: Path | str | None, **settings: Any
+    store: str | Path | None,
+    program: Path | str | None,
+    on_seed: SeedNotice | None = None,
+    **settings: Any,
 ) -> tuple[Any, Any]:
     """``(grid, research)``: the program over the grid at ``store`` with ``settings`` and the
-    prompts ``program`` chooses (:func:`runs.program_choice.choose_program`).
+    prompts ``program`` chooses (:func:`runs.program_choice.choose_program`); ``on_seed`` is
+    told when an empty store is made from the bundled sample (``open_store``).
 
     A compiled program that cannot be loaded is a :class:`BadRunRequest`.
     """
@@ -26,7 +33,7 @@ def prepare_research(
     from retrieval.search.hybrid import HybridSearcher
     from runs.program_choice import choose_program
 
-    grid = open_store(store)
+    grid = open_store(store, on_seed=on_seed)
     try:  # a bad bound, or a bad web source variable under --web-sources
         research = ResearchProgram(HybridSearcher(grid), settings=ResearchSettings(**settings))
     except ValueError as exc:

@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from programs.events import ResearchEvent
 from runs.errors import BadRunRequest, RunFailed, StoreFailed
@@ -49,6 +49,9 @@ from runs.tracking import (
     trace_recorder,
     tracked_run,
 )
+
+if TYPE_CHECKING:
+    from retrieval.open_store import SeedNotice
 
 logger = logging.getLogger(__name__)
 
@@ -291,9 +294,11 @@ class ResearchRun:
         )
 
 
-def prepare_run(request: ResearchRequest) -> ResearchRun:
+def prepare_run(request: ResearchRequest, on_seed: SeedNotice | None = None) -> ResearchRun:
     """Check ``request`` and get everything ready; :class:`~runs.errors.RunError` if it cannot
-    run (:class:`~runs.errors.RunAlreadyComplete` when resuming a finished run)."""
+    run (:class:`~runs.errors.RunAlreadyComplete` when resuming a finished run). ``on_seed``
+    is told when the grid store is made from the bundled sample, after the request is checked,
+    so a run refused for a bad setting does not announce a store it never makes."""
     from lm.agent_overrides import apply_agent_lms
     from lm.run_models import ModelSetupError, build_models
     from programs.question import EmptyQuestion, QuestionError, read_question
@@ -326,6 +331,7 @@ def prepare_run(request: ResearchRequest) -> ResearchRun:
     _, research = prepare_research(
         settings.store,
         program.path or SHIPPED,
+        on_seed=on_seed,
         max_probes=settings.max_probes,
         max_rounds=settings.max_rounds,
         figures=settings.figures,

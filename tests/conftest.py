@@ -17,6 +17,16 @@ os.environ.setdefault("MLFLOW_LOGGING_LEVEL", "WARNING")
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "financebench"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fresh_user_data_dir(tmp_path_factory):
+    """A user data dir of the session's own, empty at first, as on CI's clean machine: the
+    default grid store lives there, and a test that passes only because an earlier session
+    made it would fail on CI."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("user-data")))
+        yield
+
+
 @pytest.fixture
 def browser():
     """Debian's Chromium, headless, driven by Playwright (the ``CHROMIUM`` of web_helpers)."""
