@@ -202,6 +202,7 @@ class ProbeLoop:
                 previous_draft=numbered_markdown(run.answer, run.tool.numbers),
                 reviewer_feedback="\n".join(f"- {p}" for p in run.feedback),
                 first_query=run.next_query,
+                first_skip=_next_pages(run, number),
                 computed=[figure_observation(run.figure)] if run.figure else [],
             )
             return str(pred.answer_markdown or "")
@@ -392,6 +393,16 @@ class ProbeLoop:
             "citations": list(figure.uids),
         }
         return ProbeOutcome(answer=result, pages=pages, record=record)
+
+
+def _next_pages(run: _ProbeRun, number: int) -> list[str]:
+    """The pages a round's first search passes over: after a draft that cited none of the
+    pages it had, every page the probe has seen, so the round reads the next ones. That
+    round searches the probe's question again (a follow-up is made a query only for a cited
+    draft), and the same pages again gave the same uncited draft or a refusal."""
+    if number == 1 or run.answer.references.footnotes:
+        return []
+    return list(run.tool.retrieved)
 
 
 def figure_observation(figure: Figure) -> dict[str, Any]:

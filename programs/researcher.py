@@ -9,8 +9,9 @@ takes the real tool per call. A per-turn search budget is enforced in code: the 
 told when it is spent, and the loop ends after at most ``max_searches`` tool steps.
 
 The first step is code's: a search for the probe question (in later rounds, the query the
-probe loop made of the reviewer's follow-up), so the model starts from passages instead of
-from an empty trajectory. When the slice's statements answer the question's figure, code
+probe loop made of the reviewer's follow-up, or the next pages of the same search after a
+draft that could cite none of the pages it had), so the model starts from passages instead
+of from an empty trajectory. When the slice's statements answer the question's figure, code
 adds it as a second step (a ``wissen_calculate`` result with its pages' hit numbers): a
 judgement ("is the quick ratio healthy?") is then written beside the computed figure
 rather than from whatever number a passage happened to show. Two
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import dspy
@@ -130,10 +131,15 @@ class Researcher(dspy.ReAct):
             arg_desc=proto.arg_desc,
         )
 
-    def locked_tool(self, tool: EquitySearchTool, on_search: SearchHook | None) -> dspy.Tool:
-        """The per-call search tool: the prototype's schema over ``tool``, with its budget."""
+    def locked_tool(
+        self, tool: EquitySearchTool, on_search: SearchHook | None, skip_first: Collection[str] = ()
+    ) -> dspy.Tool:
+        """The per-call search tool: the prototype's schema over ``tool``, with its budget;
+        its first search passes over the pages in ``skip_first``."""
         return self._as_prototype(
-            tool.slice_function(budget=self.max_searches, on_search=on_search)
+            tool.slice_function(
+                budget=self.max_searches, on_search=on_search, skip_first=skip_first
+            )
         )
 
     def _first_search(
@@ -217,8 +223,9 @@ class Researcher(dspy.ReAct):
         if tool is None:
             raise TypeError("Researcher needs the slice-locked EquitySearchTool as `tool`")
         first_query = input_args.pop("first_query", None)
+        first_skip = input_args.pop("first_skip", ())
         computed = input_args.pop("computed", ())
-        search = self.locked_tool(tool, on_search)
+        search = self.locked_tool(tool, on_search, skip_first=first_skip)
         trajectory = self._first_search(search, input_args, first_query)
         for observation in computed:
             _append_step(

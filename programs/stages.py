@@ -23,7 +23,7 @@ This module is documentation with types: nothing imports it at run time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import dspy
@@ -95,6 +95,7 @@ class ResearcherStage(Protocol):
         previous_draft: str,
         reviewer_feedback: str,
         first_query: str,
+        first_skip: Collection[str],
         computed: list[dict[str, Any]],
     ) -> dspy.Prediction: ...
 

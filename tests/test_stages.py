@@ -41,4 +41,5 @@ def test_the_researcher_protocol_names_its_tools_and_its_signature_inputs():
     named = set(_parameters(stages.ResearcherStage.__call__))
     tools = {"tool", "on_search", "fact_tools"}
     assert tools <= set(_parameters(Researcher.forward))
-    assert named == tools | {"first_query", "computed"} | set(ResearchProbe.input_fields)
+    code_inputs = {"first_query", "first_skip", "computed"}
+    assert named == tools | code_inputs | set(ResearchProbe.input_fields)

@@ -16,7 +16,7 @@ A fault of the store itself (its server stopped or refuses the grid) is raised a
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
 from retrieval.pages import Page, normalise_doc_type
@@ -97,8 +97,10 @@ class EquitySearchTool:
         fq: int | None = None,
         doc_type: str | None = None,
         k: int | None = None,
+        skip: Collection[str] = (),
     ) -> list[dict]:
-        """Search filing pages; locked fields win over the arguments given."""
+        """Search filing pages; locked fields win over the arguments given. Pages whose uid
+        is in ``skip`` are passed over for the next best ones (a search engine's next page)."""
         where = GridFilter(
             ticker=(self.lock.ticker or ticker or None),
             fy=self.lock.fy if self.lock.fy is not None else (int(fy) if fy else None),
@@ -110,7 +112,8 @@ class EquitySearchTool:
         k = max(1, min(int(k or self.default_k), MAX_K))
         self.calls += 1
         with store_faults("searching"):
-            hits = self.searcher.search(query, where, k=k)
+            hits = self.searcher.search(query, where, k=k + len(skip))
+        hits = [hit for hit in hits if hit.uid not in skip][:k]
         terms = prepared_query(query, where).terms
         for hit in hits:
             self.remember(hit)
@@ -203,11 +206,13 @@ class EquitySearchTool:
         self,
         budget: int | None = None,
         on_search: Callable[[str, list[dict]], None] | None = None,
+        skip_first: Collection[str] = (),
     ) -> Callable[..., list[dict] | str]:
         """A plain function with the tool's public name, for DSPy's tool calling.
 
         ``budget`` caps the searches this function makes (one agent turn): past it the
         model is told to answer from what it has. ``on_search`` sees each query and its hits.
+        The turn's first search passes over the pages in ``skip_first`` (:meth:`search`).
         """
         used = 0
 
@@ -231,8 +236,11 @@ class EquitySearchTool:
                     f"Search budget spent ({budget} searches this turn): "
                     "call finish and write the answer from the pages you have."
                 )
+            skip = skip_first if used == 0 else ()
             used += 1
-            hits = self.search(query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k)
+            hits = self.search(
+                query, ticker=ticker, fy=fy, fq=fq, doc_type=doc_type, k=k, skip=skip
+            )
             if on_search is not None:
                 on_search(query, hits)
             return hits
@@ -243,6 +251,7 @@ class EquitySearchTool:
         self,
         budget: int | None = None,
         on_search: Callable[[str, list[dict]], None] | None = None,
+        skip_first: Collection[str] = (),
     ) -> Callable[[str], list[dict] | str]:
         """:meth:`as_function` for an agent locked to one slice: the query is the only
         argument (the lock decides ticker, year and quarter, and ``k`` is the tool's).
@@ -250,7 +259,7 @@ class EquitySearchTool:
         A small model copies an argument schema it sees into its call; locked arguments
         it cannot change are only prompt to pay for and schema to copy.
         """
-        search = self.as_function(budget=budget, on_search=on_search)
+        search = self.as_function(budget=budget, on_search=on_search, skip_first=skip_first)
 
         def wissen_equity_search(query: str) -> list[dict] | str:
             """Search this slice's filing pages (10-K, 10-Q, 8-K, earnings).

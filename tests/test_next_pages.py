@@ -1,0 +1,93 @@
+"""A round after a draft that could cite none of its pages reads the next pages of the same
+search; a round after a cited draft keeps the pages it cited from (``programs.probe_loop``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dspy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.cells import SliceRef
+from programs.probe_loop import ProbeLoop
+from retrieval.search.tools import EquitySearchTool
+from retrieval.store import GridFilter
+from signatures.probes import Probe
+from signatures.reviewer import ReviewVerdict
+
+QUERY = "What did 3M spend on capital expenditure in FY2022?"
+MMM = GridFilter("MMM", 2022, 4)
+FOLLOW_UP = "Find the segment figures in the notes."
+
+
+@settings(max_examples=15, deadline=None)
+@given(k=st.integers(1, 4), skipped=st.integers(0, 4))
+def test_skipped_pages_give_way_to_the_next_in_rank_order(searcher, k, skipped):
+    ranked = [h["uid"] for h in EquitySearchTool(searcher, lock=MMM).search(QUERY, k=k + skipped)]
+    skip = set(ranked[:skipped])
+    shown = [h["uid"] for h in EquitySearchTool(searcher, lock=MMM).search(QUERY, k=k, skip=skip)]
+    assert shown == ranked[skipped : skipped + k]
+
+
+def test_only_the_turns_first_search_passes_over_the_skipped_pages(searcher):
+    tool = EquitySearchTool(searcher, lock=MMM, default_k=2)
+    first = [h["uid"] for h in tool.search(QUERY)]
+    search = tool.slice_function(skip_first=first)
+    assert not {h["uid"] for h in search(QUERY)} & set(first)
+    assert [h["uid"] for h in search(QUERY + " ")] == first
+
+
+class _Researcher:
+    """Searches the round's query as the real researcher's first step does; drafts uncited
+    in the rounds listed in ``uncited``, else cites its first page."""
+
+    def __init__(self, uncited: set[int]) -> None:
+        self.uncited = uncited
+        self.shown: list[list[str]] = []
+        self.queries: list[str] = []
+
+    def __call__(self, *, tool: EquitySearchTool, first_query: str, first_skip, **_: Any):
+        hits = tool.slice_function(skip_first=first_skip)(first_query)
+        self.shown.append([h["uid"] for h in hits])
+        self.queries.append(first_query)
+        if len(self.shown) in self.uncited:
+            return dspy.Prediction(answer_markdown="3M invests in its plants.")
+        return dspy.Prediction(
+            answer_markdown=f"3M reports its capital spending {hits[0]['cite']}."
+        )
+
+
+class _Reviewer:
+    """Asks for one more round after the first, then accepts."""
+
+    def __call__(self, *, round_number: int, **_: Any) -> ReviewVerdict:
+        if round_number == 1:
+            return ReviewVerdict(done=False, follow_up_prompts=[FOLLOW_UP])
+        return ReviewVerdict(done=True)
+
+
+def _rounds(searcher, uncited: set[int]) -> _Researcher:
+    researcher = _Researcher(uncited)
+    loop = ProbeLoop(researcher, _Reviewer(), searcher, max_rounds=2, k=3)  # type: ignore[arg-type]
+    probe = Probe(probe_title="The question", probe_question=QUERY)
+    loop.run(QUERY, SliceRef(ticker="MMM", fy=2022, fq=4), probe, 1)
+    return researcher
+
+
+def _ranked(searcher, query: str, k: int) -> list[str]:
+    return [h["uid"] for h in EquitySearchTool(searcher, lock=MMM).search(query, k=k)]
+
+
+def test_a_round_after_an_uncited_draft_reads_the_next_pages(searcher):
+    researcher = _rounds(searcher, uncited={1})
+    assert researcher.queries == [QUERY, QUERY]  # an uncited draft's follow-up is no query
+    ranked = _ranked(searcher, QUERY, 6)
+    assert researcher.shown == [ranked[:3], ranked[3:6]]
+
+
+def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searcher):
+    researcher = _rounds(searcher, uncited=set())
+    first, follow_up = researcher.queries
+    assert first == QUERY and "segment" in follow_up
+    assert researcher.shown[1] == _ranked(searcher, follow_up, 3)
