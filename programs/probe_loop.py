@@ -190,6 +190,12 @@ class ProbeLoop:
             searches.append({"query": query, "uids": [h["uid"] for h in hits]})
             run.emit.emit("search", run.label, run.title, f"{query!r} -> {len(hits)} page(s)")
 
+        skip = _next_pages(run, number)
+        # Over the next pages a draft starts afresh: an uncited draft shown again is copied
+        # (a round-2 draft kept round 1's unsupported "Consumer & Community had the highest
+        # net income" beside the segment table that said otherwise).
+        previous = "" if skip else numbered_markdown(run.answer, run.tool.numbers)
+        feedback = [] if skip else run.feedback
         try:
             pred = self.researcher(
                 tool=run.tool,
@@ -199,10 +205,10 @@ class ProbeLoop:
                 slice_label=run.label,
                 probe_title=run.title,
                 probe_question=run.probe.probe_question,
-                previous_draft=numbered_markdown(run.answer, run.tool.numbers),
-                reviewer_feedback="\n".join(f"- {p}" for p in run.feedback),
+                previous_draft=previous,
+                reviewer_feedback="\n".join(f"- {p}" for p in feedback),
                 first_query=run.next_query,
-                first_skip=_next_pages(run, number),
+                first_skip=skip,
                 computed=[figure_observation(run.figure)] if run.figure else [],
             )
             return str(pred.answer_markdown or "")

@@ -1,5 +1,6 @@
-"""A round after a draft that could cite none of its pages reads the next pages of the same
-search; a round after a cited draft keeps the pages it cited from (``programs.probe_loop``)."""
+"""A round after a draft that could cite none of its pages writes a fresh draft from the next
+pages of the same search; a round after a cited draft revises it from the follow-up's search
+(``programs.probe_loop``)."""
 
 from __future__ import annotations
 
@@ -46,11 +47,22 @@ class _Researcher:
         self.uncited = uncited
         self.shown: list[list[str]] = []
         self.queries: list[str] = []
+        self.shown_drafts: list[tuple[str, str]] = []
 
-    def __call__(self, *, tool: EquitySearchTool, first_query: str, first_skip, **_: Any):
+    def __call__(
+        self,
+        *,
+        tool: EquitySearchTool,
+        first_query: str,
+        first_skip,
+        previous_draft: str,
+        reviewer_feedback: str,
+        **_: Any,
+    ):
         hits = tool.slice_function(skip_first=first_skip)(first_query)
         self.shown.append([h["uid"] for h in hits])
         self.queries.append(first_query)
+        self.shown_drafts.append((previous_draft, reviewer_feedback))
         if len(self.shown) in self.uncited:
             return dspy.Prediction(answer_markdown="3M invests in its plants.")
         return dspy.Prediction(
@@ -84,6 +96,7 @@ def test_a_round_after_an_uncited_draft_reads_the_next_pages(searcher):
     assert researcher.queries == [QUERY, QUERY]  # an uncited draft's follow-up is no query
     ranked = _ranked(searcher, QUERY, 6)
     assert researcher.shown == [ranked[:3], ranked[3:6]]
+    assert researcher.shown_drafts[1] == ("", "")  # a fresh draft: the uncited one is not copied
 
 
 def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searcher):
@@ -91,3 +104,5 @@ def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searche
     first, follow_up = researcher.queries
     assert first == QUERY and "segment" in follow_up
     assert researcher.shown[1] == _ranked(searcher, follow_up, 3)
+    previous, feedback = researcher.shown_drafts[1]
+    assert "capital spending [1]" in previous and "segment" in feedback
