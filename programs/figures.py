@@ -26,7 +26,14 @@ from calculator.errors import CalculationError
 from calculator.evaluation import calculate
 from calculator.expressions import parse_formula, references
 from calculator.result import Calculation
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from citations.markup import (
+    MARKER_RE,
+    Citation,
+    CitedAnswer,
+    Footnote,
+    ReferenceList,
+    render_marker,
+)
 from domain.cells import SliceRef
 from domain.periods import Period
 from programs.verdicts import benchmark_verdict, change_verdict
@@ -270,3 +277,11 @@ def _citation(fact: Fact) -> Citation:
     return Citation(
         uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
     )
+
+
+def figure_observation(figure: Figure) -> dict[str, object]:
+    """The slice's computed figure as a ``wissen_calculate`` result, for the researcher's
+    evidence: its value, what it is and how it was computed, and the pages to cite."""
+    formula = MARKER_RE.sub("", figure.formula).strip()
+    what = f"{figure.title}, {figure.period}" + (f": {formula}" if formula else "")
+    return {"value": figure.text, "formula": what, "cite_uids": list(figure.uids)}

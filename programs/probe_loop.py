@@ -27,7 +27,7 @@ from typing import Any
 
 from calculator.tools import FactTools
 from citations.hit_numbers import numbered_markdown
-from citations.markup import MARKER_RE, CitedAnswer
+from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.answer_form import fit_to_question
@@ -36,7 +36,7 @@ from programs.drafts import VerifiedDraft, verify_draft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
 from programs.figure_check import drop_contradicting_in_slice
-from programs.figures import Figures, slice_period
+from programs.figures import Figures, figure_observation, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from retrieval.search.hybrid import Hit
@@ -190,10 +190,7 @@ class ProbeLoop:
             searches.append({"query": query, "uids": [h["uid"] for h in hits]})
             run.emit.emit("search", run.label, run.title, f"{query!r} -> {len(hits)} page(s)")
 
-        skip = _next_pages(run, number)
-        # Over the next pages a draft starts afresh: an uncited draft shown again is copied
-        # (a round-2 draft kept round 1's unsupported "Consumer & Community had the highest
-        # net income" beside the segment table that said otherwise).
+        skip = _next_pages(run, number)  # and if any, a fresh draft: see _next_pages
         previous = "" if skip else numbered_markdown(run.answer, run.tool.numbers)
         feedback = [] if skip else run.feedback
         try:
@@ -405,18 +402,12 @@ def _next_pages(run: _ProbeRun, number: int) -> list[str]:
     """The pages a round's first search passes over: after a draft that cited none of the
     pages it had, every page the probe has seen, so the round reads the next ones. That
     round searches the probe's question again (a follow-up is made a query only for a cited
-    draft), and the same pages again gave the same uncited draft or a refusal."""
+    draft), and the same pages again gave the same uncited draft or a refusal. Over the next
+    pages the draft starts afresh: shown the uncited draft, the model copied its claim (JPM's
+    "Consumer & Community had the highest net income" beside the table that said otherwise)."""
     if number == 1 or run.answer.references.footnotes:
         return []
     return list(run.tool.retrieved)
-
-
-def figure_observation(figure: Figure) -> dict[str, Any]:
-    """The slice's computed figure as a ``wissen_calculate`` result, for the researcher's
-    evidence: its value, what it is and how it was computed, and the pages to cite."""
-    formula = MARKER_RE.sub("", figure.formula).strip()
-    what = f"{figure.title}, {figure.period}" + (f": {formula}" if formula else "")
-    return {"value": figure.text, "formula": what, "cite_uids": list(figure.uids)}
 
 
 def _follow_up_queries(verdict: ReviewVerdict, asked: str) -> tuple[ReviewVerdict, list[str]]:
