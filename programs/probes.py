@@ -25,6 +25,20 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
+def period_words(slice: SliceRef) -> str:
+    """The slice's period as the model should read it: the 10-K cell (Q4) is the whole
+    fiscal year. Shown "FY2022 Q4", a small model wrote probes about "the quarter ending in
+    Q4" for questions about the year."""
+    if slice.fq in (None, 4):
+        return f"FY{slice.fy}, the full fiscal year"
+    return f"FY{slice.fy} Q{slice.fq}, the fiscal quarter"
+
+
+def slice_words(slice: SliceRef) -> str:
+    """``GLW FY2022, the full fiscal year``: the slice as the probe writer is shown it."""
+    return f"{slice.ticker} {period_words(slice)}"
+
+
 def question_probe(question: str) -> Probe:
     """The user's question as the one probe of a slice."""
     return Probe(probe_title="The question", probe_question=question)
@@ -39,6 +53,7 @@ class ProbeGenerator(dspy.Module):
             if mandatory_angles is not None
             else os.environ.get(MANDATORY_ANGLES_ENV)
         )
+        self.mandatory_angles = (angles or "").strip()
         self.generate = dspy.Predict(with_mandatory_angles(GenerateProbes, angles))
 
     def forward(
@@ -56,8 +71,8 @@ class ProbeGenerator(dspy.Module):
         try:
             raw = self.generate(
                 question=question,
-                slice_label=slice.label,
-                slice_context=slice_context or slice.label,
+                slice_label=slice_words(slice),
+                slice_context=slice_context or slice_words(slice),
                 max_probes=limit,
             ).probes
         except Exception as exc:

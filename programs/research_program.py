@@ -43,8 +43,9 @@ from programs.events import EventEmitter, ResearchEvent
 from programs.figures import Figures, asks_beyond_figure
 from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
+from programs.probe_focus import company_words, focused_probes
 from programs.probe_loop import ProbeLoop, ProbeOutcome
-from programs.probes import ProbeGenerator, question_probe
+from programs.probes import ProbeGenerator, period_words, question_probe, slice_words
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.scheduler import SliceScheduler, SliceState, restored_suffix
@@ -142,10 +143,8 @@ class ResearchProgram(dspy.Module):
             None,
         )
         if cell is None:
-            return ref.label
-        return f"{cell.company} ({cell.ticker}), FY{cell.fy} Q{cell.fq}: " + ", ".join(
-            cell.doc_types
-        )
+            return slice_words(ref)
+        return f"{cell.company} ({cell.ticker}), {period_words(ref)}: " + ", ".join(cell.doc_types)
 
     def _generate_probes(
         self,
@@ -154,49 +153,59 @@ class ResearchProgram(dspy.Module):
         latest: frozenset[SliceRef] = frozenset(),
         compared: frozenset[SliceRef] = frozenset(),
     ) -> dspy.Prediction:
-        """The model's probes, after the figure probe when the question asks for a figure
-        the slice's statements hold. The figure takes one probe slot and is the whole
-        research (no model call) when the question asks nothing beyond it: more probes would
-        re-research it. A question that asks more (a cause, a judgement, an outlook) keeps
-        one researched probe even with one slot: the question itself, beside its figure,
-        since a figure computed for free must not cost the judgement its only probe. It is
-        researched in the company's latest slice (``latest``), whose filing discusses the
-        change against the years before it; earlier slices give their figures, and a slice
-        added only for a trend's prior period (``compared``) gives nothing else whatever the
-        probe budget: researched, it answers the question for the wrong year."""
+        """The slice's probes: the figure probe when the question asks for a figure the
+        slice's statements hold, the question itself, then the model's probes that add an
+        angle to it (:mod:`programs.probe_focus`), within the probe budget.
+
+        The figure takes no model call and is the whole research when the question asks
+        nothing beyond it: more probes would re-research it. A question that asks more (a
+        cause, a judgement, an outlook) is researched as asked even with one slot, beside its
+        figure, since a figure computed for free must not cost the judgement its only probe.
+        With a figure it is researched in the company's latest slice (``latest``), whose
+        filing discusses the change against the years before it; earlier slices give their
+        figures, and a slice added only for a trend's prior period (``compared``) never
+        gives more: researched, it answers the question for the wrong year."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
-        if figure is None:
-            pred = self.probes(question=question, slice=ref, slice_context=self._slice_context(ref))
-            return dspy.Prediction(
-                probes=self._own_company(pred.probes, question, ref), error=pred.error
-            )
-        if not asks_beyond_figure(question) or ref in compared:
+        if figure is not None and (not asks_beyond_figure(question) or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)
-        if self.settings.max_probes == 1:
-            researched = [question_probe(question)] if not latest or ref in latest else []
-            return dspy.Prediction(probes=[figure, *researched], error=None)
+        if figure is not None and latest and ref not in latest:
+            return dspy.Prediction(probes=[figure], error=None)
+        probes = [p for p in (figure, question_probe(question)) if p is not None]
+        room = self.settings.max_probes - len(probes)
+        if room < 1:
+            return dspy.Prediction(probes=probes, error=None)
         pred = self.probes(
             question=question,
             slice=ref,
             slice_context=self._slice_context(ref),
-            max_probes=self.settings.max_probes - 1,
+            max_probes=room + 1,  # the model writes the question's own probe among them
         )
-        own = self._own_company(pred.probes, question, ref)
-        return dspy.Prediction(probes=[figure, *own], error=pred.error)
+        added = focused_probes(
+            self._own_company(pred.probes, question, ref),
+            question,
+            self._company_words(ref),
+            also=self.probes.mandatory_angles,
+        )
+        return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
 
     def _own_company(self, probes: Sequence[Probe], question: str, ref: SliceRef) -> list[Probe]:
-        """The probes about this slice's company: a model's probe that names another company
-        is dropped, because a slice's searches are locked to its own filings and
-        cross-company comparison is the composer's job, from each slice's cited figures.
-        The user's question itself is always on topic; with nothing left, it is the probe."""
+        """The model's probes about this slice's company: one that names another company is
+        dropped, because a slice's searches are locked to its own filings and cross-company
+        comparison is the composer's job, from each slice's cited figures."""
         companies, cells = self.planner.companies, self.cells
-        kept = [
+        return [
             p
             for p in probes
-            if p.probe_question == question
-            or {t for _, t in company_mentions(p.probe_question, companies, cells)} <= {ref.ticker}
+            if {t for _, t in company_mentions(p.probe_question, companies, cells)} <= {ref.ticker}
         ]
-        return kept or [question_probe(question)]
+
+    def _company_words(self, ref: SliceRef) -> set[str]:
+        """The words of the slice company's ticker and names (no subject of a probe)."""
+        names = [c.company for c in self.cells if c.ticker == ref.ticker]
+        for company in self.planner.companies:
+            if company.ticker == ref.ticker:
+                names += [company.name, *company.aliases]
+        return company_words(ref.ticker, *names)
 
     def _run_probe(
         self, question: str, ref: SliceRef, probe: Probe, index: int, emit: EventEmitter

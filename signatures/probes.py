@@ -43,7 +43,7 @@ class GenerateProbes(dspy.Signature):
     """
 
     question: str = dspy.InputField(desc="the user's full research question")
-    slice_label: str = dspy.InputField(desc="the slice, e.g. 'MMM FY2022 Q4'")
+    slice_label: str = dspy.InputField(desc="the slice, e.g. 'MMM FY2022, the full fiscal year'")
     slice_context: str = dspy.InputField(desc="company name and the documents the slice holds")
     max_probes: int = dspy.InputField()
     probes: list[Probe] = dspy.OutputField(desc="1..max_probes orthogonal probes")

@@ -27,8 +27,10 @@ from dspy.lm15 import Message, Response, TextPart, Usage
 from citations.markup import MARKER_RE
 
 GARBAGE = "Honestly it looks fine-ish to me, maybe? Hard to say without more context."
+#: The first is the question in other words, as a model writes it first (the program
+#: researches the question itself and drops the paraphrase); the others are angles.
 PROBE_TITLES = [
-    "Headline figures",
+    "The question",
     "Drivers and risks",
     "Capital allocation",
     "Liquidity",
@@ -246,9 +248,14 @@ class ScriptedLM(dspy.LM):
         # As a model told the slice writes them: about the slice's own company (the program
         # drops a probe that names another one).
         topic = _about_one_company(question, inputs.get("slice_label", "").split(" ")[0])
+        # An angle's title names the question's subject, as a focused model writes it.
         return {
             "probes": [
-                {"probe_title": t, "probe_question": f"{t}: {topic}"} for t in PROBE_TITLES[:n]
+                {
+                    "probe_title": t if i == 0 else f"{t}: {topic}",
+                    "probe_question": (topic if i == 0 else f"{t}: {topic}"),
+                }
+                for i, t in enumerate(PROBE_TITLES[:n])
             ]
         }
 

@@ -24,7 +24,7 @@ def flagged_probe(slice_label: str, probe_question: str) -> bool:
 
 
 def fabricating_probe(slice_label: str, probe_question: str) -> bool:
-    return slice_label == "MMM FY2021 Q4" and probe_question.startswith("Headline")
+    return slice_label == "MMM FY2021 Q4" and probe_question == QUESTION
 
 
 AGENTS_ONLY = ResearchSettings(figures=False)  # the model's probes alone: the agent loop
@@ -191,7 +191,8 @@ def test_reviewer_garbage_never_passes_a_draft(searcher):
 
 def test_a_failing_probe_closes_with_insufficient_evidence_and_the_run_goes_on(searcher):
     def broken(agent, inputs):
-        return agent.startswith("researcher") and inputs.get("probe_title") == "Drivers and risks"
+        title = inputs.get("probe_title", "")
+        return agent.startswith("researcher") and title.startswith("Drivers and risks")
 
     _, _, pred = run(searcher, "3M capex in FY2022", garbage=broken)
     first, second = pred.slices[0].probe_answers

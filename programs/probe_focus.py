@@ -1,0 +1,117 @@
+"""Which of the model's probes belong to the question: code, not a prompt, decides.
+
+The user's question is always researched as asked (its own probe); the model's probes may
+only add angles to it. A small model asked for up to five probes writes five whatever the
+question, and read on the train split's judgement questions its extras were of two kinds
+that cost a run minutes and add nothing an analyst asked for:
+
+- *drift*: a subject the question does not name ("Cash flow statement", "Operating
+  activities" for a question about working capital; "Capital expenditures" for one about
+  which segment grew fastest), whose findings then crowd the report;
+- *paraphrase*: the question again in other words ("Highest net income segment" for "which
+  segment had the highest net income"), researched a second time.
+
+A probe's *subject* is the content words of its title (the angle, in the model's words),
+or of its question when the title says nothing of its own ("Drivers"): words that are not
+function words, the slice's company, a period, or analysis words that fit any subject
+("net", "trend", "breakdown"). A probe is kept when its subject shares a word with the
+question's (on topic) and adds one (not a paraphrase). A question that names no measure or
+statement the search vocabulary knows, and none of whose probes is on topic, is an open one
+("is the business healthy?"): its angles are the model's to choose, and the probes that add
+something are kept. Angles a desk requires on
+every slice (``mandatory_angles``) are on topic whatever the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from retrieval.search.query import drop_instructions, prepare_query
+from signatures.probes import Probe
+from textnorm.stemming import stem
+from textnorm.stopwords import QUERY_STOPWORDS
+
+#: Analysis words that fit any subject, so they tell no subject apart.
+_ANY_SUBJECT = frozenset(
+    """
+    analysis analyse analyze annual assessment associated breakdown cause causes change changes
+    changed driver drivers factor factors reason reasons
+    compare compared comparison current data detail end ending evaluate evaluation
+    experience financial financials highlight highlights impact information key latest main
+    metric metrics net overall overview past performance period periods position potential
+    previous prior quarter quarterly quarters statement statements summary trend trends
+    year-over-year yoy
+    """.split()
+)
+
+
+def _term(word: str) -> str:
+    """The shared stem, with a final ``y`` off, so ``category`` meets ``categories``."""
+    term = stem(word)
+    return term[:-1] if term.endswith("y") and len(term) > 4 else term
+
+
+_IGNORED_STEMS = frozenset(_term(w) for w in QUERY_STOPWORDS | _ANY_SUBJECT)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\S*\d\S*")
+
+
+def subject_terms(text: str, company_words: Iterable[str] = ()) -> frozenset[str]:
+    """Stems of the words in ``text`` that name what it is about (see the module doc)."""
+    ignored = _IGNORED_STEMS | {_term(w) for w in company_words}
+    terms = set()
+    for word in _WORD_RE.findall(drop_instructions(text)):
+        if any(ch.isdigit() for ch in word):
+            continue  # a period, a year, a threshold
+        for part in re.split(r"[-’']", word.lower()):
+            if len(part) > 1 and (term := _term(part)) not in ignored:
+                terms.add(term)
+    return frozenset(terms)
+
+
+def company_words(*names: str) -> set[str]:
+    """The words of a company's ticker and names, which say nothing of a probe's subject."""
+    return {w.lower() for name in names for w in re.findall(r"[A-Za-z0-9&]+", name)}
+
+
+def probe_subject(probe: Probe, company: Iterable[str] = ()) -> frozenset[str]:
+    """The probe's title's subject, or its question's when the title has none of its own."""
+    words = set(company)
+    return subject_terms(probe.probe_title, words) or subject_terms(probe.probe_question, words)
+
+
+def _probe_topic(probe: Probe, subject: frozenset[str], company: Iterable[str]) -> frozenset[str]:
+    """The subject with the line items its shorthand stands for (the search glossary's
+    expansions: "capex" is capital expenditures), so a probe titled "Capex funding" is on
+    topic for a question that spells capital expenditure out."""
+    text = probe.probe_title if subject_terms(probe.probe_title, company) else probe.probe_question
+    return subject | subject_terms(" ".join(prepare_query(text).expansions), company)
+
+
+def _names_a_line_item(question: str) -> bool:
+    """Whether the question names a measure or statement the search vocabulary knows
+    (working capital, capex, segments, the balance sheet): a narrow question."""
+    prepared = prepare_query(question)
+    return bool(prepared.expansions or prepared.headings)
+
+
+def focused_probes(
+    probes: Sequence[Probe], question: str, company: Iterable[str] = (), also: str = ""
+) -> list[Probe]:
+    """The model's ``probes`` that add an angle to ``question`` (its own probe is separate),
+    in the model's order, each subject once. ``also``: angles a desk requires on every slice
+    (``mandatory_angles``), on topic whatever the question."""
+    words = set(company)
+    asked = subject_terms(question, words)
+    topic = asked | subject_terms(also, words)
+    subjects = [(p, probe_subject(p, words)) for p in probes]
+    adding = [(p, s) for p, s in subjects if s and not s <= asked]
+    on_topic = [(p, s) for p, s in adding if _probe_topic(p, s, words) & topic]
+    kept = on_topic if on_topic or _names_a_line_item(question) else adding
+    seen: set[frozenset[str]] = set()
+    result = []
+    for probe, subject in kept:
+        if subject not in seen:
+            seen.add(subject)
+            result.append(probe)
+    return result

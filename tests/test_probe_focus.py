@@ -1,0 +1,134 @@
+"""A slice researches the question as asked, and only the model's probes that add to it."""
+
+from __future__ import annotations
+
+import dspy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.cells import SliceRef
+from programs.probe_focus import company_words, focused_probes, probe_subject, subject_terms
+from programs.probes import period_words
+from programs.research_program import ResearchProgram, ResearchSettings
+from signatures.probes import Probe
+
+WORKING_CAPITAL = "Does Acme have positive working capital in FY2022?"
+ACME = company_words("ACME", "Acme Corp")
+
+
+def probe(title: str, question: str = "") -> Probe:
+    return Probe(probe_title=title, probe_question=question or f"What about {title}?")
+
+
+def titles(probes: list[Probe]) -> list[str]:
+    return [p.probe_title for p in probes]
+
+
+def test_a_probe_on_another_subject_is_dropped():
+    probes = [
+        probe("Working capital components", "What are Acme's current assets and liabilities?"),
+        probe("Cash flow statement", "How did Acme's working capital affect its cash flow?"),
+        probe("Operating activities"),
+    ]
+    assert titles(focused_probes(probes, WORKING_CAPITAL, ACME)) == ["Working capital components"]
+
+
+def test_the_question_in_other_words_is_not_researched_twice():
+    question = "Which of Acme's business segments had the highest net income in Q2 2022?"
+    probes = [
+        probe("Acme's net income by business segment"),
+        probe("Highest net income segment"),
+        probe("Segment margins"),
+    ]
+    assert titles(focused_probes(probes, question, ACME)) == ["Segment margins"]
+
+
+def test_a_title_without_a_subject_is_read_by_its_question():
+    question = "Why did Acme's gross margin fall in FY2023?"
+    drivers = probe("Drivers", "What drove the change in Acme's gross margin, by cost line?")
+    assert probe_subject(drivers, ACME) == subject_terms(drivers.probe_question, ACME)
+    assert focused_probes([drivers, probe("Dividend policy")], question, ACME) == [drivers]
+
+
+def test_an_open_question_keeps_the_models_angles():
+    question = "Is Acme a healthy business as of FY2022?"
+    angles = [probe("Liquidity"), probe("Debt levels"), probe("Profitability")]
+    assert focused_probes(angles, question, ACME) == angles
+
+
+def test_a_desks_mandatory_angle_is_always_on_topic():
+    probes = [probe("Working capital components"), probe("Dividend policy")]
+    assert titles(focused_probes(probes, WORKING_CAPITAL, ACME)) == ["Working capital components"]
+    kept = focused_probes(probes, WORKING_CAPITAL, ACME, also="dividends; capital allocation")
+    assert titles(kept) == ["Working capital components", "Dividend policy"]
+
+
+def test_company_names_periods_and_analysis_words_name_no_subject():
+    assert subject_terms("Acme Corp's FY2022 Q4 net performance trend", ACME) == frozenset()
+    assert subject_terms("Acme's product categories", ACME) == subject_terms("product category")
+
+
+_WORDS = st.sampled_from(
+    "revenue segment margin cash flow debt inventory capital working net trend Acme "
+    "FY2022 drivers risks outlook dividends growth".split()
+)
+_TEXT = st.lists(_WORDS, min_size=1, max_size=6).map(" ".join)
+
+
+@given(question=_TEXT, raw=st.lists(st.tuples(_TEXT, _TEXT), max_size=6))
+def test_kept_probes_add_a_subject_in_order_each_once(question, raw):
+    probes = [probe(t, q) for t, q in raw]
+    kept = focused_probes(probes, question, ACME)
+    asked = subject_terms(question, ACME)
+    subjects = [probe_subject(p, ACME) for p in kept]
+    order = iter(probes)
+    assert all(any(p is q for q in order) for p in kept)  # a subsequence, in the model's order
+    assert all(s and not s <= asked for s in subjects)  # each adds a subject
+    assert len(set(subjects)) == len(subjects)  # each subject once
+    if any(probe_subject(p, ACME) & asked for p in probes):
+        assert all(s & asked for s in subjects)  # on topic when anything is
+
+
+def test_the_annual_cell_is_shown_as_the_fiscal_year():
+    assert period_words(SliceRef(ticker="MMM", fy=2022, fq=4)) == "FY2022, the full fiscal year"
+    assert period_words(SliceRef(ticker="JPM", fy=2022, fq=2)) == "FY2022 Q2, the fiscal quarter"
+
+
+class _FixedProbes:
+    """A probe writer that drifts: the question again, one angle, two other subjects."""
+
+    mandatory_angles = ""
+
+    def __init__(self) -> None:
+        self.asked_for: list[int] = []
+
+    def __call__(self, *, question, slice, slice_context, max_probes):
+        self.asked_for.append(max_probes)
+        written = [
+            probe("Capital expenditure", "What was 3M's capital expenditure in FY2022?"),
+            probe("Capex funding", "How was 3M's capital expenditure funded?"),
+            probe("Operating activities", "What was 3M's cash from operating activities?"),
+            probe("Dividends", "What dividends did 3M pay?"),
+        ]
+        return dspy.Prediction(probes=written[:max_probes], error=None)
+
+
+def test_a_slice_researches_the_question_then_the_angles_that_add_to_it(searcher):
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False))
+    program.probes = _FixedProbes()
+    question = "Why did 3M's capital expenditure change in FY2022?"
+    pred = program._generate_probes(question, SliceRef(ticker="MMM", fy=2022, fq=4))
+    assert [p.probe_question for p in pred.probes] == [
+        question,
+        "How was 3M's capital expenditure funded?",
+    ]
+    assert program.probes.asked_for == [5]  # four slots left, and the question's own probe
+
+
+def test_with_one_probe_the_question_is_the_probe_and_no_model_is_asked(searcher):
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False, max_probes=1))
+    program.probes = _FixedProbes()
+    question = "Why did 3M's capital expenditure change in FY2022?"
+    pred = program._generate_probes(question, SliceRef(ticker="MMM", fy=2022, fq=4))
+    assert [p.probe_question for p in pred.probes] == [question]
+    assert program.probes.asked_for == []
