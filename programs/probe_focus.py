@@ -15,11 +15,10 @@ A probe's *subject* is the content words of its title (the angle, in the model's
 or of its question when the title says nothing of its own ("Drivers"): words that are not
 function words, the slice's company, a period, or analysis words that fit any subject
 ("net", "trend", "breakdown"). A probe is kept when its subject shares a word with the
-question's (on topic) and adds one (not a paraphrase). A question that names no measure or
-statement the search vocabulary knows, and none of whose probes is on topic, is an open one
-("is the business healthy?"): its angles are the model's to choose, and the probes that add
-something are kept. Angles a desk requires on
-every slice (``mandatory_angles``) are on topic whatever the question.
+question's (on topic) and adds one (not a paraphrase). A question whose only subject is how
+the business is doing ("is the business healthy?", "what are the risks?") is an open one:
+its angles are the model's to choose, and the probes that add something are kept. Angles a
+desk requires on every slice (``mandatory_angles``) are on topic whatever the question.
 """
 
 from __future__ import annotations
@@ -35,8 +34,8 @@ from textnorm.stopwords import QUERY_STOPWORDS
 #: Analysis words that fit any subject, so they tell no subject apart.
 _ANY_SUBJECT = frozenset(
     """
-    analysis analyse analyze annual assessment associated breakdown cause causes change changes
-    changed driver drivers factor factors reason reasons
+    analysis analyse analyze annual assessment associated breakdown business cause causes change
+    changes changed driver drivers factor factors reason reasons
     compare compared comparison current data detail end ending evaluate evaluation
     experience financial financials highlight highlights impact information key latest main
     metric metrics net overall overview past performance period periods position potential
@@ -53,6 +52,16 @@ def _term(word: str) -> str:
 
 
 _IGNORED_STEMS = frozenset(_term(w) for w in QUERY_STOPWORDS | _ANY_SUBJECT)
+
+#: What an open question asks of a business as a whole: its angles are the model's to pick.
+_EVALUATIVE_STEMS = frozenset(
+    _term(w)
+    for w in """
+    attractive bad concern concerns good health healthy outlook prospects quality risk risks
+    risky shape solid sound stability stable strength strengths strong sustainable
+    sustainability weak weakness weaknesses
+    """.split()
+)
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\S*\d\S*")
 
 
@@ -88,13 +97,6 @@ def _probe_topic(probe: Probe, subject: frozenset[str], company: Iterable[str]) 
     return subject | subject_terms(" ".join(prepare_query(text).expansions), company)
 
 
-def _names_a_line_item(question: str) -> bool:
-    """Whether the question names a measure or statement the search vocabulary knows
-    (working capital, capex, segments, the balance sheet): a narrow question."""
-    prepared = prepare_query(question)
-    return bool(prepared.expansions or prepared.headings)
-
-
 def focused_probes(
     probes: Sequence[Probe], question: str, company: Iterable[str] = (), also: str = ""
 ) -> list[Probe]:
@@ -107,7 +109,7 @@ def focused_probes(
     subjects = [(p, probe_subject(p, words)) for p in probes]
     adding = [(p, s) for p, s in subjects if s and not s <= asked]
     on_topic = [(p, s) for p, s in adding if _probe_topic(p, s, words) & topic]
-    kept = on_topic if on_topic or _names_a_line_item(question) else adding
+    kept = adding if asked <= _EVALUATIVE_STEMS else on_topic
     seen: set[frozenset[str]] = set()
     result = []
     for probe, subject in kept:
