@@ -34,12 +34,13 @@ from textnorm.stopwords import QUERY_STOPWORDS
 #: Analysis words that fit any subject, so they tell no subject apart.
 _ANY_SUBJECT = frozenset(
     """
-    analysis analyse analyze annual assessment associated breakdown business cause causes change
-    changes changed driver drivers factor factors reason reasons
-    compare compared comparison current data detail end ending evaluate evaluation
-    experience financial financials highlight highlights impact information key latest main
-    metric metrics net overall overview past performance period periods position potential
-    previous prior quarter quarterly quarters statement statements summary trend trends
+    across among analyse analysis analyze annual assessment associated breakdown business
+    cause causes change changed changes compare compared comparison current data detail
+    different driver drivers end ending evaluate evaluation excluding experience factor
+    factors financial financials highlight highlights impact including information key
+    latest main metric metrics net overall overview past performance period periods position
+    potential previous prior quarter quarterly quarters reason reasons relative respective
+    specific statement statements summary trend trends various versus vs within
     year-over-year yoy
     """.split()
 )
