@@ -31,11 +31,11 @@ from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.answer_form import fit_to_question
+from programs.claim_check import check_figures
 from programs.draft_checks import floor_verdict
 from programs.drafts import VerifiedDraft, verify_draft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
-from programs.figure_check import drop_contradicting_in_slice
 from programs.figures import Figures, figure_observation, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
@@ -223,10 +223,9 @@ class ProbeLoop:
         verified = verify_draft(raw, run.tool)
         fitted, form_edits = fit_to_question(run.probe.probe_question, verified.answer)
         verified = dataclasses.replace(verified, answer=fitted)
-        contradicting = 0
-        if run.figure is not None:  # a figure the slice computed wins over a model's copy
-            checked, contradicting = drop_contradicting_in_slice(verified.answer, [run.figure])
-            verified = dataclasses.replace(verified, answer=checked)
+        # Figures the slice's statements hold win over a model's copy (programs.claim_check).
+        checked, contradicting = check_figures(verified.answer, run.slice, run.figure, self.figures)
+        verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
         entry.update(
             draft=raw,
