@@ -98,6 +98,21 @@ def _probe_topic(probe: Probe, subject: frozenset[str], company: Iterable[str]) 
     return subject | subject_terms(" ".join(prepare_query(text).expansions), company)
 
 
+#: A probe about other companies: a slice's filings cannot answer it, and comparison across
+#: companies is the composer's, from each slice's cited figures.
+_OTHER_COMPANIES = re.compile(
+    r"\b(?:competitors?|competition's|peers?|peer group|rivals?|other\s+(?:companies|firms|"
+    r"players|carriers|retailers|banks)|(?:industry|sector)\s+(?:average|peers|benchmarks?|"
+    r"norms?)|(?:others|companies)\s+in\s+(?:its|the)\s+(?:industry|sector))\b",
+    re.IGNORECASE,
+)
+
+
+def about_other_companies(probe: Probe) -> bool:
+    """Whether the probe asks about competitors, peers or an industry average."""
+    return bool(_OTHER_COMPANIES.search(f"{probe.probe_title} {probe.probe_question}"))
+
+
 def focused_probes(
     probes: Sequence[Probe], question: str, company: Iterable[str] = (), also: str = ""
 ) -> list[Probe]:

@@ -43,7 +43,7 @@ from programs.events import EventEmitter, ResearchEvent
 from programs.figures import Figures, asks_beyond_figure
 from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
-from programs.probe_focus import company_words, focused_probes
+from programs.probe_focus import about_other_companies, company_words, focused_probes
 from programs.probe_loop import ProbeLoop, ProbeOutcome
 from programs.probes import ProbeGenerator, period_words, question_probe, slice_words
 from programs.researcher import Researcher
@@ -189,14 +189,16 @@ class ResearchProgram(dspy.Module):
         return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
 
     def _own_company(self, probes: Sequence[Probe], question: str, ref: SliceRef) -> list[Probe]:
-        """The model's probes about this slice's company: one that names another company is
-        dropped, because a slice's searches are locked to its own filings and cross-company
-        comparison is the composer's job, from each slice's cited figures."""
+        """The model's probes about this slice's company: one that names another company, or
+        asks about competitors or peers, is dropped, because a slice's searches are locked to
+        its own filings and cross-company comparison is the composer's job, from each slice's
+        cited figures."""
         companies, cells = self.planner.companies, self.cells
         return [
             p
             for p in probes
             if {t for _, t in company_mentions(p.probe_question, companies, cells)} <= {ref.ticker}
+            and not about_other_companies(p)
         ]
 
     def _company_words(self, ref: SliceRef) -> set[str]:

@@ -132,3 +132,19 @@ def test_with_one_probe_the_question_is_the_probe_and_no_model_is_asked(searcher
     pred = program._generate_probes(question, SliceRef(ticker="MMM", fy=2022, fq=4))
     assert [p.probe_question for p in pred.probes] == [question]
     assert program.probes.asked_for == []
+
+
+def test_a_probe_about_competitors_or_peers_belongs_to_no_slice(searcher):
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False))
+    probes = [
+        probe(
+            "Peers", "How does 3M's capital intensity compare to other companies in its industry?"
+        ),
+        probe("Competitors", "Is 3M's capital expenditure higher than its competitors'?"),
+        probe("Industry average", "How does 3M's capex compare with the industry average?"),
+        probe("Capex funding", "How was 3M's capital expenditure funded?"),
+    ]
+    kept = program._own_company(
+        probes, "Is 3M capital intensive?", SliceRef(ticker="MMM", fy=2022, fq=4)
+    )
+    assert titles(kept) == ["Capex funding"]
