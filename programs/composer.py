@@ -6,10 +6,12 @@ one column per slice in plan order (cells the LLM filled, plus an evidence row),
 final renumbering from ¹ by first appearance, fabricated citations removed and counted,
 daggers on every sentence that uses a flagged slice, and the Notes and Sources blocks.
 A question that came down to one slice with one researched probe (beside code's figures)
-is answered by its probes' cited answers as they stand, and findings that cite no page get
-no answer: neither makes an LM call. A sentence the model wrote without a mark keeps one
-when it restates a cited finding (the finding's own markers, found by code:
-:func:`programs.attribution.attribute_to_findings`); one that names a company and cites
+is answered by its probes' cited answers as they stand; one slice with angles beside the
+question's own probe is answered by that probe (and code's figures), the angles shown as
+findings; findings that cite no page get no answer. None of these makes an LM call. A
+sentence the model wrote without a mark keeps one when it restates a cited finding (the
+finding's own markers, found by code: :func:`programs.attribution.attribute_to_findings`);
+one that names a company and cites
 none of its filings is removed (:mod:`programs.company_check`), and so is one that gives a
 company's figure a value its statement facts do not hold, or states a number no finding
 states (:mod:`programs.figure_check`).
@@ -139,6 +141,23 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     return "\n\n".join(bodies) or None
 
 
+def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> CitedAnswer | None:
+    """The only slice's answer to the question as asked, when it has angles beside it: code's
+    figures and the question's own probe (its first), cited. The angles are findings; a model
+    re-telling them all as the answer lost the question's answer among them (a Verizon
+    capital-intensity report whose "Yes" went missing behind a litigation sentence)."""
+    if len(slices) != 1 or len(researched(slices[0].probe_answers)) < 2:
+        return None
+    probes = slices[0].probe_answers
+    asked = [p for p in researched(probes) if p.probe_question == question][:1]
+    chosen = [p for p in probes if p.figures or p in asked]
+    cited = [p.answer for p in chosen if p.answer.references.footnotes and _cites(p.answer.body)]
+    if not asked or not any(a is asked[0].answer for a in cited):
+        return None
+    merged, _ = merge_parts(cited)
+    return merged
+
+
 @dataclass
 class _Findings:
     """Every slice's findings under one numbering, with code's figures cited in it."""
@@ -148,8 +167,11 @@ class _Findings:
     parts: list[CitedAnswer]
     figure_numbers: dict[str, int]
     code_rows: list[TableRow]
-    #: The only probe answer of the only slice, when that is all there is (see _single_finding).
+    #: The only probe answer of the only slice, when that is all there is (see _single_finding),
+    #: or its answer to the question beside its angles (see _answer_to_the_question).
     single: str | None
+    #: The only slice's angles are findings beside its answer to the question.
+    with_angles: bool = False
 
 
 @dataclass
@@ -174,16 +196,21 @@ def _findings_section(report: SliceReport) -> CitedAnswer:
     return CitedAnswer(body=body, references=source.references)
 
 
-def _gather_findings(slices: Sequence[SliceReport]) -> _Findings:
-    merged, parts = merge_parts([_findings_section(s) for s in slices])
+def _gather_findings(slices: Sequence[SliceReport], question: str) -> _Findings:
+    """Every slice's findings under one numbering; the answer to the question as asked, when
+    it stands as one (:func:`_answer_to_the_question`), is numbered first, as it is shown."""
+    sections = [_findings_section(s) for s in slices]
+    lead = _answer_to_the_question(slices, question)
+    merged, parts = merge_parts([lead, *sections] if lead else sections)
     merged, figure_numbers = with_figure_citations(merged, slices)
     return _Findings(
         labels=[s.slice.label for s in slices],
         merged=merged,
-        parts=parts,
+        parts=parts[1:] if lead else parts,
         figure_numbers=figure_numbers,
         code_rows=figure_rows(slices, figure_numbers),
-        single=_single_finding(slices),
+        single=parts[0].body if lead else _single_finding(slices),
+        with_angles=lead is not None,
     )
 
 
@@ -278,7 +305,7 @@ class ReportComposer(dspy.Module):
     ) -> dspy.Prediction:
         """Findings -> answer (written, or code's figures) -> layout -> citations verified
         -> daggers -> notes."""
-        findings = _gather_findings(slices)
+        findings = _gather_findings(slices, question)
         answer = self._write_answer(question, slices, findings)
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
@@ -304,7 +331,8 @@ class ReportComposer(dspy.Module):
         answer = _Answer(prose=CitedAnswer(), rows=[], error=None)
         if findings.single is not None:
             # One slice, one probe: its cited answer is the answer; the findings would only
-            # repeat it, and there is nothing for a model to compose.
+            # repeat it, and there is nothing for a model to compose. Beside angles, the
+            # question's own probe answers the question and the angles stay findings.
             answer.prose = CitedAnswer(body=findings.single, references=merged.references)
         elif not merged.references.footnotes:
             pass  # no page to cite: whatever a model wrote would be removed as uncited
@@ -348,7 +376,8 @@ class ReportComposer(dspy.Module):
         if len(slices) > 1:
             table = comparison_table(findings.labels, answer.rows, slices)
             blocks.append("## Comparison\n\n" + table)
-        if (self.include_slice_summaries and findings.single is None) or error:
+        shown = findings.single is None or findings.with_angles
+        if (self.include_slice_summaries and shown) or error:
             findings_text = "\n\n".join(p.body for p in findings.parts)
             blocks.append("## Findings by slice\n\n" + findings_text)
         return CitedAnswer(body="\n\n".join(blocks), references=findings.merged.references)

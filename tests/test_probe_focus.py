@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import dspy
 from hypothesis import given
 from hypothesis import strategies as st
+from scripted_lm import ScriptedLM
 
 from domain.cells import SliceRef
 from programs.probe_focus import company_words, focused_probes, probe_subject, subject_terms
@@ -148,3 +151,18 @@ def test_a_probe_about_competitors_or_peers_belongs_to_no_slice(searcher):
         probes, "Is 3M capital intensive?", SliceRef(ticker="MMM", fy=2022, fq=4)
     )
     assert titles(kept) == ["Capex funding"]
+
+
+def test_one_slice_with_angles_is_answered_by_the_questions_own_probe(searcher):
+    lm = ScriptedLM()  # the question in other words, then "Drivers and risks"
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False))
+    with dspy.context(lm=lm):
+        pred = program(question="What drove 3M's capital expenditure in FY2022?")
+    (report,) = pred.slices
+    asked, angle = report.probe_answers
+    assert asked.probe_title == "The question" and angle.probe_title.startswith("Drivers")
+    answer = pred.report.split("## Answer", 1)[1].split("## Findings by slice", 1)[0]
+    assert lm.calls["composer"] == 0  # nothing for a model to compose
+    first_words = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", asked.answer.body).split(".")[0]
+    assert first_words in re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", answer)
+    assert "## Findings by slice" in pred.report and "Drivers and risks" in pred.report
