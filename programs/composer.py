@@ -145,7 +145,7 @@ def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> Cit
     """The only slice's answer to the question as asked, when it has angles beside it: code's
     figures and the question's own probe (its first), cited. The angles are findings; a model
     re-telling them all as the answer lost the question's answer among them (a Verizon
-    capital-intensity report whose "Yes" went missing behind a litigation sentence)."""
+    capital-intensity report whose opening "Yes" went missing)."""
     if len(slices) != 1 or len(researched(slices[0].probe_answers)) < 2:
         return None
     probes = slices[0].probe_answers
