@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units
 from domain.cells import SliceRef
-from metrics.numbers import NumberToken, close, extract_numbers, readings
-from programs.figure_check import drop_contradicting_in_slice
+from metrics.numbers import NumberToken, extract_numbers
+from programs.figure_check import THRESHOLD, drop_contradicting_in_slice, same_kind, states_figure
 from programs.figures import Figures, outside_the_statements
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import company_mentions
@@ -38,14 +38,6 @@ _OTHER_PERIOD = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19|20)\d{2})\b|\bFY\s?'?(\d{2})\b", re.IGNORECASE)
-#: A number after these is a benchmark the figure is compared with, not the figure.
-_THRESHOLD = re.compile(
-    r"\b(?:below|above|under|over|less than|more than|greater than|exceeds?|at least|"
-    r"at most|threshold of|benchmark of)\s*\$?$",
-    re.IGNORECASE,
-)
-
-
 #: The base a change is measured from ("grew 7% compared with the prior year"): not a
 #: figure of another period.
 _CHANGE_BASE = re.compile(
@@ -66,12 +58,11 @@ def _in_the_slice_year(text: str, ref: SliceRef) -> bool:
 def _values_of_kind(text: str, figure: Figure) -> list[NumberToken]:
     """The numbers the sentence states of the figure's kind (a % for a %), years and
     benchmarks aside."""
-    percent = "%" in figure.text
     return [
         t
         for t in extract_numbers(text)
-        if t.percent == percent
-        and not _THRESHOLD.search(text[: t.start])
+        if same_kind(t, figure)
+        and not THRESHOLD.search(text[: t.start])
         and not (not t.percent and t.value.is_integer() and 1900 <= t.value <= 2100)
     ]
 
@@ -95,7 +86,7 @@ def misstated_figures(
             continue
         figure = computed[1]
         stated = _values_of_kind(text, figure)
-        if stated and not any(close(r, abs(figure.value)) for t in stated for r in readings(t)):
+        if stated and not any(states_figure(t, figure) for t in stated):
             wrong.append((text, figure))
     return wrong
 

@@ -11,10 +11,10 @@ question's own probe is answered by that probe (and code's figures), the angles 
 findings; findings that cite no page get no answer. None of these makes an LM call. A
 sentence the model wrote without a mark keeps one when it restates a cited finding (the
 finding's own markers, found by code: :func:`programs.attribution.attribute_to_findings`);
-one that names a company and cites
-none of its filings is removed (:mod:`programs.company_check`), and so is one that gives a
-company's figure a value its statement facts do not hold, or states a number no finding
-states (:mod:`programs.figure_check`).
+one that names a company and cites none of its filings is removed
+(:mod:`programs.company_check`), and so is one that gives a company's figure a value its
+statement facts do not hold, or states a number no finding states
+(:mod:`programs.figure_check`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from signatures.synthesiser import Figure, SliceReport
 _WORD = re.compile(r"[a-z]{3,}")
 #: A number right after these is a benchmark the figure is compared with ("a quick ratio
 #: below 1"), not a statement of the figure.
-_THRESHOLD = re.compile(
+THRESHOLD = re.compile(
     r"\b(?:below|above|under|over|less than|more than|greater than|exceeds?|exceeding|"
     r"at least|at most|at or (?:above|below)|threshold of|benchmark of)\s*\$?$",
     re.IGNORECASE,
@@ -47,11 +47,12 @@ def _title_words(title: str) -> set[str]:
     return set(_WORD.findall(title.lower())) - {"and", "the", "from", "for", "total"}
 
 
-def _states(token: NumberToken, figure: Figure) -> bool:
+def states_figure(token: NumberToken, figure: Figure) -> bool:
+    """Whether the number, read as written (format and scale), is the figure's value."""
     return any(close(r, abs(figure.value)) for r in readings(token))
 
 
-def _same_kind(token: NumberToken, figure: Figure) -> bool:
+def same_kind(token: NumberToken, figure: Figure) -> bool:
     """An amount for an amount, a percentage for a percentage."""
     return token.percent == ("%" in figure.text)
 
@@ -124,8 +125,8 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
                 if landing is None:
                     continue
                 stated = extract_numbers(clause[landing.end() :])
-                lands = stated and stated[0].start <= 1 and _same_kind(stated[0], after)
-                if lands and _states(stated[0], after):
+                lands = stated and stated[0].start <= 1 and same_kind(stated[0], after)
+                if lands and states_figure(stated[0], after):
                     return True
     return False
 
@@ -140,9 +141,9 @@ def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
     amounts = [
         t
         for t in extract_numbers(text)
-        if any(_same_kind(t, f) for f in about) and not _THRESHOLD.search(text[: t.start])
+        if any(same_kind(t, f) for f in about) and not THRESHOLD.search(text[: t.start])
     ]
-    return bool(amounts) and not all(any(_states(t, f) for f in about) for t in amounts)
+    return bool(amounts) and not all(any(states_figure(t, f) for f in about) for t in amounts)
 
 
 def drop_unfounded(answer: CitedAnswer, source: str) -> tuple[CitedAnswer, int]:
@@ -156,7 +157,7 @@ def drop_unfounded(answer: CitedAnswer, source: str) -> tuple[CitedAnswer, int]:
         for s in split_sentences(answer.body)
         if not s.in_table
         and any(
-            not index.matches(t) and not _THRESHOLD.search(s.text[: t.start])
+            not index.matches(t) and not THRESHOLD.search(s.text[: t.start])
             for t in extract_numbers(s.text)
         )
     ]
