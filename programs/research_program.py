@@ -181,14 +181,14 @@ class ResearchProgram(dspy.Module):
             max_probes=room + 1,  # the model writes the question's own probe among them
         )
         added = focused_probes(
-            self._own_company(pred.probes, question, ref),
+            self._own_company(pred.probes, ref),
             question,
             self._company_words(ref),
             also=self.probes.mandatory_angles,
         )
         return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
 
-    def _own_company(self, probes: Sequence[Probe], question: str, ref: SliceRef) -> list[Probe]:
+    def _own_company(self, probes: Sequence[Probe], ref: SliceRef) -> list[Probe]:
         """The model's probes about this slice's company: one that names another company, or
         asks about competitors or peers, is dropped, because a slice's searches are locked to
         its own filings and cross-company comparison is the composer's job, from each slice's

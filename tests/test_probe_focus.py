@@ -147,9 +147,7 @@ def test_a_probe_about_competitors_or_peers_belongs_to_no_slice(searcher):
         probe("Industry average", "How does 3M's capex compare with the industry average?"),
         probe("Capex funding", "How was 3M's capital expenditure funded?"),
     ]
-    kept = program._own_company(
-        probes, "Is 3M capital intensive?", SliceRef(ticker="MMM", fy=2022, fq=4)
-    )
+    kept = program._own_company(probes, SliceRef(ticker="MMM", fy=2022, fq=4))
     assert titles(kept) == ["Capex funding"]
 
 
