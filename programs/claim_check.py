@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units
 from domain.cells import SliceRef
+from domain.periods import mentioned_years
 from metrics.numbers import NumberToken, extract_numbers
 from programs.figure_check import THRESHOLD, drop_contradicting_in_slice, same_kind, states_figure
 from programs.figures import Figures, outside_the_statements
@@ -37,7 +38,6 @@ _OTHER_PERIOD = re.compile(
     r"\b(?:a|one|two|three)\s+years?\s+(?:ago|earlier)\b|\bsince\b|\bCAGR\b|\baverage\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19|20)\d{2})\b|\bFY\s?'?(\d{2})\b", re.IGNORECASE)
 #: The base a change is measured from ("grew 7% compared with the prior year"): not a
 #: figure of another period.
 _CHANGE_BASE = re.compile(
@@ -51,8 +51,7 @@ def _in_the_slice_year(text: str, ref: SliceRef) -> bool:
     """Whether the sentence speaks of the slice's fiscal year and no other period."""
     if _OTHER_PERIOD.search(_CHANGE_BASE.sub(" ", text)):
         return False
-    years = {int(m.group(1) or 2000 + int(m.group(2))) for m in _YEAR.finditer(text)}
-    return years <= {ref.fy}
+    return set(mentioned_years(text)) <= {ref.fy}
 
 
 def _values_of_kind(text: str, figure: Figure) -> list[NumberToken]:
