@@ -208,7 +208,6 @@ class ProbeLoop:
                 first_skip=skip,
                 computed=[figure_observation(run.figure)] if run.figure else [],
             )
-            entry["asked_again_after_paste"] = bool(pred.get("asked_again_after_paste"))
             return str(pred.answer_markdown or "")
         except Exception as exc:
             logger.warning("research failed on %s / %s: %s", run.label, run.title, exc)

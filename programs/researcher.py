@@ -28,11 +28,8 @@ only when asked for (at most ``max_page_reads`` a turn), and a step sees only th
 their opening words; :mod:`programs.observations`). The answer step reads the evidence
 alone, every page, fact and calculation found once and whole, without the trajectory's
 thoughts and tool calls (a small model shown those pastes them back as its answer).
-It still pastes the passages now and then; an answer that is nothing but pasted lines is
-asked for once more, with a note after the evidence (:data:`PASTED_NOTE`), rather than
-closing the probe empty-handed. The note comes last, so the engine's prompt cache has read
-everything before it already. Every page is shown behind its hit number (``[3]``), which is
-what the model cites (``citations.hit_numbers``): code writes the Sources.
+Every page is shown behind its hit number (``[3]``), which is what the model cites
+(``citations.hit_numbers``): code writes the Sources.
 
 With ``web`` settings (``research ask --web-sources``; off by default) the loop also offers
 ``wissen_read_url`` and, when a news provider is configured, ``wissen_news_search``
@@ -52,7 +49,6 @@ from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
 from programs.observations import Mark, evidence_view, trajectory_view
-from programs.quotes import drop_copied_lines
 from programs.web_sources import ProbeWebTools, offered_tools, prototypes
 from retrieval.search.tools import EquitySearchTool
 from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
@@ -67,12 +63,6 @@ SearchHook = Callable[[str, list[dict]], None]
 MAX_TOOL_ERRORS = 2
 #: The first search's query, at most (a probe question may carry a long definition).
 MAX_QUERY_CHARS = 400
-#: Said after the evidence when the answer step pasted passages instead of answering.
-PASTED_NOTE = (
-    "\n\nNote: your last answer pasted these passages back, and pasted lines are removed. "
-    "Answer the probe question in your own words: the answer first, in one to three "
-    "sentences, each ending with the [n] of the page it comes from."
-)
 
 
 def _call_key(name: str, args: Any) -> str:
@@ -262,10 +252,7 @@ class Researcher(dspy.ReAct):
             self._explore(trajectory, tools, tool.mark, input_args)
         evidence = evidence_view(trajectory, tool.mark)
         extract = self.extract(evidence=evidence, **input_args)
-        pasted = _only_pasted(str(extract.answer_markdown or ""), tool)
-        if pasted:
-            extract = self.extract(evidence=evidence + PASTED_NOTE, **input_args)
-        return dspy.Prediction(trajectory=trajectory, asked_again_after_paste=pasted, **extract)
+        return dspy.Prediction(trajectory=trajectory, **extract)
 
 
 def _append_step(
@@ -277,13 +264,6 @@ def _append_step(
     trajectory[f"tool_name_{idx}"] = tool_name
     trajectory[f"tool_args_{idx}"] = args
     trajectory[f"observation_{idx}"] = observation
-
-
-def _only_pasted(answer: str, tool: EquitySearchTool) -> bool:
-    """Whether everything ``answer`` says was pasted from the pages the turn retrieved
-    (:func:`programs.quotes.drop_copied_lines` would leave nothing of it)."""
-    own, copied = drop_copied_lines(answer, (hit.text for hit in tool.retrieved.values()))
-    return copied > 0 and not own.strip()
 
 
 def _first_draft(input_args: dict[str, Any]) -> bool:

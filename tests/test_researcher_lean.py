@@ -11,7 +11,7 @@ import re
 
 import dspy
 import pytest
-from scripted_lm import ScriptedLM, hits_in
+from scripted_lm import ScriptedLM
 
 from programs.observations import (
     COMPACT_CHARS,
@@ -19,7 +19,7 @@ from programs.observations import (
     render_observation,
     trajectory_view,
 )
-from programs.researcher import PASTED_NOTE, READ_TOOL_NAME, Researcher
+from programs.researcher import READ_TOOL_NAME, Researcher
 from retrieval.search.tools import EquitySearchTool
 from retrieval.store import GridFilter
 
@@ -242,57 +242,3 @@ def test_a_first_draft_is_written_from_codes_search_and_follow_ups_run_the_tool_
             **probe,
         )
     assert lm.calls["researcher.react"] == 2 and lm.calls["researcher.extract"] == 2
-
-
-class _PastingLM(ScriptedLM):
-    """The answer step pastes its first hit's longest line back, until told not to (or
-    always, with ``stubborn``)."""
-
-    def __init__(self, stubborn: bool = False) -> None:
-        super().__init__()
-        self.stubborn = stubborn
-
-    def _researcher_extract(self, inputs):
-        evidence = inputs.get("evidence", "")
-        if "pasted these passages" in evidence and not self.stubborn:
-            return super()._researcher_extract(inputs)
-        first = hits_in(evidence)[0]
-        return {"answer_markdown": f"[{first['n']}] " + max(first["text"].splitlines(), key=len)}
-
-
-@pytest.mark.parametrize("stubborn", [False, True])
-def test_an_answer_that_only_pastes_the_passages_is_asked_for_once_more(searcher, stubborn):
-    lm = _PastingLM(stubborn=stubborn)
-    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
-    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
-        pred = Researcher(max_searches=5, k=3)(
-            tool=tool,
-            question="What was 3M's capex in FY2018?",
-            slice_label="MMM FY2018 Q4",
-            probe_title="Capex",
-            probe_question="What was 3M's capital expenditure in FY2018?",
-            previous_draft="",
-            reviewer_feedback="",
-        )
-    assert lm.calls == {"researcher.extract": 2}  # once more, and only once
-    assert pred.asked_again_after_paste
-    retry = lm.history[-1]["messages"][-1]["content"]
-    assert PASTED_NOTE.strip() in retry  # said after the evidence, before the output fields
-    assert retry.index(PASTED_NOTE.strip()) > retry.index("[[ ## evidence ## ]]")
-    assert ("filing reports" in pred.answer_markdown) != stubborn
-
-
-def test_an_answer_in_its_own_words_is_not_asked_for_again(searcher):
-    lm = ScriptedLM()
-    tool = EquitySearchTool(searcher, lock=GridFilter("MMM", 2018, 4))
-    with dspy.context(lm=lm, adapter=dspy.ChatAdapter()):
-        pred = Researcher(max_searches=5, k=3)(
-            tool=tool,
-            question="What was 3M's capex in FY2018?",
-            slice_label="MMM FY2018 Q4",
-            probe_title="Capex",
-            probe_question="What was 3M's capital expenditure in FY2018?",
-            previous_draft="",
-            reviewer_feedback="",
-        )
-    assert lm.calls == {"researcher.extract": 1} and not pred.asked_again_after_paste
