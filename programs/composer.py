@@ -258,7 +258,8 @@ def _append_computed_figures(
     """Gaps between companies, and every period's figure with the change and its direction:
     computed by code, never written by the model, after a cited answer."""
     numbers = findings.figure_numbers
-    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers)
+    told = answer.prose.body
+    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers, told)
     if answer.cited and computed:
         body = answer.prose.body.rstrip() + "\n\n" + " ".join(computed)
         answer.prose = answer.prose.model_copy(update={"body": body})

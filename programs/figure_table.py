@@ -135,36 +135,48 @@ def percent_points(figure: Figure) -> float:
     return float(found.group(1).replace(",", "")) if found else figure.value * 100
 
 
-def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) -> str:
-    """``MMM capital expenditure went from $1,577 million in FY2021 to $1,749 million in
-    FY2022, up $172 million (+10.9%)¹²``: both figures, the change and its direction, by
-    code. A percentage's change is in percentage points; a fall in a figure is "down"
-    whatever the figure means (whether that is better is the analyst's reading)."""
+def span(before: Figure, after: Figure) -> str:
+    """``from $1,577 million in FY2021 to $1,749 million in FY2022``: both periods' figures,
+    as the change line and code's trend verdict both write them."""
+    return f"from {before.text} in {before.period} to {after.text} in {after.period}"
+
+
+def change(before: Figure, after: Figure) -> str:
+    """``up $172 million (+10.9%)``, ``down 0.9 percentage points`` or ``unchanged``: the
+    change and its direction, by code. A percentage's change is in percentage points; a fall
+    in a figure is "down" whatever the figure means (whether that is better is the analyst's
+    reading)."""
     delta = after.value - before.value
     direction = "up" if delta > 0 else "down" if delta < 0 else "unchanged"
-    title = lower_first(after.title)
-    head = (
-        f"{ticker} {title} went from {before.text} in {before.period} to {after.text} in "
-        f"{after.period}"
-    )
     if direction == "unchanged":
-        return f"{head}, unchanged{markers}."
+        return direction
     if "%" in after.text:
         points = percent_points(after) - percent_points(before)
-        return f"{head}, {direction} {abs(points):.1f} percentage points{markers}."
+        return f"{direction} {abs(points):.1f} percentage points"
     relative = f" ({delta / abs(before.value):+.1%})" if before.value else ""
-    return f"{head}, {direction} {_amount(delta, after)}{relative}{markers}."
+    return f"{direction} {_amount(delta, after)}{relative}"
 
 
-def figure_changes(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
+def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) -> str:
+    """``MMM capital expenditure went from $1,577 million in FY2021 to $1,749 million in
+    FY2022, up $172 million (+10.9%)¹²``: both figures, the change and its direction."""
+    title = lower_first(after.title)
+    return f"{ticker} {title} went {span(before, after)}, {change(before, after)}{markers}."
+
+
+def figure_changes(
+    slices: Sequence[SliceReport], numbers: dict[str, int], told: str = ""
+) -> list[str]:
     """One sentence per consecutive pair of periods of the same figure of the same company
     (a trend or multi-year question's answer states every period, the change and its
-    direction, each cited); nothing when no figure spans two periods."""
+    direction, each cited); nothing when no figure spans two periods, and none for a pair
+    whose two figures ``told`` (the answer so far) already gives (code's trend verdict)."""
     sentences = []
     for ticker, figures in _series(slices, numbers):
         for before, after in pairwise(figures):
-            marks = _pair_markers(before, after, numbers)
-            sentences.append(change_sentence(ticker, before, after, marks))
+            if span(before, after) not in told:
+                marks = _pair_markers(before, after, numbers)
+                sentences.append(change_sentence(ticker, before, after, marks))
     return sentences
 
 
@@ -182,6 +194,8 @@ def trend_verdicts(
         points = [Point(f.text, f.period, f.value) for f in (first, last)]
         sector = (sectors or {}).get(ticker, "")
         verdict = trend_verdict(question, last.title, *points, sector=sector)
+        if verdict and len(figures) == 2 and first.value != last.value:
+            verdict += f", {change(first, last)}"  # the change line would repeat the figures
         if verdict:
             label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
             lines.append(f"{label}{verdict}{_pair_markers(first, last, numbers)}.")

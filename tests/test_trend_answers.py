@@ -16,19 +16,33 @@ from programs.research_program import ResearchProgram
 from programs.verdicts import BETTER_WHEN, Point, change_verdict, trend_verdict
 from signatures.synthesiser import Figure
 
+_CHANGE = (
+    r"from \$([\d,]+) million in FY2021 to \$1,749 million in FY2022, (up|down) "
+    r"\$([\d,]+) million \(([+-][\d.]+)%\)([¹²³⁴⁵⁶⁷⁸⁹⁰˒]+)\."
+)
 
-def test_the_trend_answer_carries_both_periods_and_the_change(searcher):
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        # No yes/no: code's change line states both periods and the change.
+        ("How did 3M's capital expenditure change from FY2021 to FY2022?",
+         "MMM capital expenditure went "),
+        # A yes/no on the trend: code's verdict opens with both periods and the change, and
+        # no change line repeats them.
+        ("Is 3M's capital expenditure growing as of FY2022?",
+         "Yes: the capital expenditure rose "),
+    ],
+)  # fmt: skip
+def test_the_trend_answer_carries_both_periods_and_the_change_once(searcher, question, opening):
     program = ResearchProgram(searcher)
     with dspy.context(lm=ScriptedLM()):
-        pred = program(question="Is 3M's capital expenditure growing as of FY2022?")
+        pred = program(question=question)
     assert [s.label for s in pred.plan.slices] == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
     answer = pred.report.split("## Comparison")[0]
-    found = re.search(
-        r"MMM capital expenditure went from \$([\d,]+) million in FY2021 to \$1,749 million in "
-        r"FY2022, (up|down) \$([\d,]+) million \(([+-][\d.]+)%\)([¹²³⁴⁵⁶⁷⁸⁹⁰˒]+)\.",
-        answer,
-    )
+    found = re.search(re.escape(opening) + _CHANGE, answer)
     assert found, answer
+    assert len(re.findall(_CHANGE, answer)) == 1  # stated once
     before = int(found[1].replace(",", ""))
     assert found[2] == ("up" if before < 1749 else "down")
     assert int(found[3].replace(",", "")) == abs(1749 - before)
@@ -150,14 +164,17 @@ def test_a_trend_question_opens_with_codes_answer_cited_to_both_years(searcher):
     assert [s.label for s in pred.plan.slices] == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
     answer = pred.report.split("## Answer")[-1].strip()
     found = re.match(
-        r"(Yes|No): the quick ratio (rose|fell) from ([\d.]+) in FY2021 to ([\d.]+) in FY2022"
-        r"([¹²³⁴⁵⁶⁷⁸⁹⁰˒]+)\.",
+        r"(Yes|No): the quick ratio (rose|fell) from ([\d.]+) in FY2021 to ([\d.]+) in FY2022, "
+        r"(up|down) ([\d.]+) \(([+-][\d.]+)%\)([¹²³⁴⁵⁶⁷⁸⁹⁰˒]+)\.",
         answer,
     )
     assert found, answer
     rose = float(found[4]) > float(found[3])
-    assert (found[1], found[2]) == (("Yes", "rose") if rose else ("No", "fell"))
-    assert len(set(found[5].split("˒"))) >= 2  # both years' balance sheets
+    assert (found[1], found[2], found[5]) == (
+        ("Yes", "rose", "up") if rose else ("No", "fell", "down")
+    )
+    assert answer.count(f"from {found[3]} in FY2021 to {found[4]} in FY2022") == 1
+    assert len(set(found[8].split("˒"))) >= 2  # both years' balance sheets
 
 
 def test_an_increase_question_is_answered_from_the_computed_change(searcher):
