@@ -213,7 +213,7 @@ def _asked_clause(text: str) -> str | None:
 
 def _core_formula(asked: str, phrases: tuple) -> tuple[str, str] | None:
     """The formula of the asked terms at the base period, and its title."""
-    plain = re.sub(r"\([^)]*\)", " ", asked)
+    plain = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", asked))  # "provided by investing"
     for candidate in (plain, *re.findall(r"\(([^)]*)\)", asked)):
         tokens = [t for t in tokenize(candidate, phrases) if t.kind in ("term", "op")]
         runs: list[list[str]] = []

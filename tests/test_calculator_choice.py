@@ -59,6 +59,24 @@ def test_named_metrics_and_line_items(question, formula):
 
 
 @pytest.mark.parametrize(
+    ("text", "formula"),
+    [
+        # Words of the question's own between "cash" and what provided it: the cash-flow
+        # statement's line, not the balance sheet's cash.
+        ("How much net cash did Contoso provide from its operating activities in FY2021?",
+         "cfo"),
+        ("What was Contoso's net cash provided by (used in) investing activities in FY2021?",
+         "cfi"),
+        ("How much cash did Contoso use in financing activities in FY2021?", "cff"),
+        ("What was Contoso's cash and cash equivalents at the end of FY2021?", "cash"),
+        ("How much cash did Contoso hold at the end of FY2021?", "cash"),
+    ],
+)  # fmt: skip
+def test_cash_is_read_with_what_provided_it(text, formula):
+    assert chosen(text).formula == formula
+
+
+@pytest.mark.parametrize(
     ("question", "formula"),
     [
         # The instruction names the metric the asked line item is an input of: the metric.

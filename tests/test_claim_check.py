@@ -45,6 +45,13 @@ def test_a_wrong_figure_of_the_company_is_found_and_the_right_one_kept(figures):
     assert dropped == 1 and "1,349" not in answer.body and "1,577" in answer.body
 
 
+def test_cash_provided_by_operating_activities_is_not_read_as_the_cash_balance(figures):
+    # 3M's FY2018 operating cash flow was $6,439 million; its cash balance $2,853 million.
+    right = "3M provided net cash of $6,439 million from its operating activities in FY2018."
+    wrong = "3M provided net cash of $2,853 million from its operating activities in FY2018."
+    assert [t.rstrip("¹") for t in flagged(figures, right, wrong)] == [wrong]
+
+
 @pytest.mark.parametrize(
     "sentence",
     [
