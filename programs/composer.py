@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import dspy
 
 from citations.daggers import SliceResult, apply_daggers
-from citations.markup import CitedAnswer, iter_markers
+from citations.markup import DAGGER, MARKER_RE, CitedAnswer, iter_markers
 from citations.sentences import (
     split_sentences,
     with_followers,
@@ -46,6 +46,7 @@ from programs.figure_table import (
     figure_sentences,
     figure_verdicts,
     formula_notes,
+    series_lines,
     trend_verdicts,
     with_figure_citations,
 )
@@ -70,6 +71,11 @@ _HEADING_LINE = re.compile(r"^#{1,6}\s.*\n*", re.MULTILINE)
 def _cites(body: str) -> bool:
     """Whether ``body`` carries a citation marker at all."""
     return next(iter_markers(body), None) is not None
+
+
+def _unmarked(text: str) -> str:
+    """A sentence without its citation marks and daggers, as code wrote it."""
+    return MARKER_RE.sub("", text).replace(DAGGER, "").strip()
 
 
 def _cell(text: str) -> str:
@@ -256,12 +262,19 @@ def _append_computed_figures(
     answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
 ) -> None:
     """Gaps between companies, and every period's figure with the change and its direction:
-    computed by code, never written by the model, after a cited answer."""
+    computed by code, never written by the model, after a cited answer, which loses code's
+    one-figure lines for the figures those state (or code's trend verdict stated)."""
     numbers = findings.figure_numbers
-    told = answer.prose.body
-    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers, told)
-    if answer.cited and computed:
-        body = answer.prose.body.rstrip() + "\n\n" + " ".join(computed)
+    said = answer.prose.body
+    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers, said)
+    if not answer.cited:
+        return
+    # Each period's figure stated with the change: code's one-figure lines would repeat it.
+    lines = series_lines(slices, numbers, said + " ".join(computed))
+    repeated = [s for s in split_sentences(said) if lines and lines.fullmatch(_unmarked(s.text))]
+    if repeated or computed:
+        said = without_units(said, repeated).strip()
+        body = "\n\n".join(part for part in (said, " ".join(computed)) if part)
         answer.prose = answer.prose.model_copy(update={"body": body})
 
 

@@ -180,6 +180,28 @@ def figure_changes(
     return sentences
 
 
+def series_lines(
+    slices: Sequence[SliceReport], numbers: dict[str, int], stated: str
+) -> re.Pattern[str] | None:
+    """Code's one-figure sentences (``Operating margin in FY2021 was 20.8%.``, ``Capital
+    expenditure (purchases of …) in FY2021 was …``, ``MMM FY2021 Q4: operating margin was
+    20.8%.``, citation marks aside) for each figure whose periods ``stated`` already gives
+    pair by pair (a change line, code's trend verdict): beside it they say the same figures
+    a second time. None when there are none."""
+    forms = []
+    labels = {(r.slice.ticker, f.period): r.slice.label for r in slices for f in slice_figures(r)}
+    for ticker, figures in _series(slices, numbers):
+        if not all(span(before, after) in stated for before, after in pairwise(figures)):
+            continue
+        for figure in figures:
+            value = re.escape(f" was {figure.text}.")
+            forms.append(rf"{re.escape(figure.title)}(?: \(.*\))? in {figure.period}{value}")
+            label = labels.get((ticker, figure.period))
+            if label:
+                forms.append(re.escape(f"{label}: {lower_first(figure.title)}") + value)
+    return re.compile("|".join(forms)) if forms else None
+
+
 def trend_verdicts(
     question: str,
     slices: Sequence[SliceReport],
