@@ -436,3 +436,26 @@ def test_a_prior_period_with_no_figure_is_read_from_the_later_filing(searcher):
     assert [s.slice.label for s in pred.slices] == ["MMM FY2022 Q4"]
     assert pred.plan.compared == []
     assert "MMM FY2021 Q4: not researched apart" in pred.report  # a Scope line says so
+
+
+class _SpeculatingLM(ScriptedLM):
+    """Opens with a direct answer and ends on a guess, neither cited."""
+
+    def _researcher_extract(self, inputs):
+        cited = super()._researcher_extract(inputs)["answer_markdown"]
+        return {
+            "answer_markdown": "Mostly new plant capacity. "
+            + cited
+            + " One possible reason could be a change of strategy by the management team."
+        }
+
+
+def test_an_answer_states_nothing_uncited_after_its_opening(searcher):
+    lm = _SpeculatingLM()
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False, max_probes=1))
+    with dspy.context(lm=lm):
+        pred = program(question="What drove 3M's capital expenditure in FY2022?")
+    answer = pred.report.split("**Sources**")[0]
+    assert "Mostly new plant capacity." in answer  # the direct answer opens it
+    assert "filing discusses" in answer  # the cited support
+    assert "One possible reason" not in answer
