@@ -3,8 +3,9 @@
 Lines pasted from the tool results are dropped (``programs.quotes``), hit numbers are
 resolved to the pages they were handed out for, fabricated citations are removed and
 counted, footnotes are rewritten from the grid's own record of each page, a sentence left
-uncited gets the retrieved page that holds its numbers and words, and one that states a
-number no retrieved page holds goes (``programs.attribution``): what leaves here carries
+uncited gets the retrieved page that holds its numbers and words, a page's sentence with
+a number changed goes (``programs.quotes``), and one that states a number no retrieved page
+holds goes (``programs.attribution``): what leaves here carries
 only real, correctly labelled citations. A web document a tool returned in this probe
 (``research ask --web-sources``) is among the retrieved pages, so it is checked the same way.
 """
@@ -17,7 +18,7 @@ from citations.hit_numbers import NumberedDraft, has_hit_marks, parse_numbered_a
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, parse_cited_answer
 from citations.verification import verify_answer
 from programs.attribution import attribute_uncited, drop_uncited_numbers
-from programs.quotes import drop_copied_lines
+from programs.quotes import drop_copied_lines, drop_misquoted
 from retrieval.search.hybrid import Hit
 from retrieval.search.tools import EquitySearchTool
 
@@ -87,6 +88,8 @@ class VerifiedDraft:
     copied_lines_dropped: int
     attributed_by_code: int
     uncited_numbers_dropped: int
+    #: A page's sentence with a number changed (``programs.quotes.drop_misquoted``).
+    misquoted_dropped: int = 0
 
 
 def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
@@ -98,6 +101,7 @@ def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
     checked = verify_answer(draft.answer, tool.retrieved.keys())
     answer = canonical_footnotes(checked.answer, tool.retrieved)
     answer, attributed = attribute_uncited(answer, texts, citations)
+    answer, misquoted = drop_misquoted(answer, texts.values())
     answer, unsupported = drop_uncited_numbers(answer)
     fabricated = [f"[{n}]" for n in draft.unknown]
     fabricated += [f.citation.uid for f in checked.fabricated]
@@ -108,4 +112,5 @@ def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
         copied_lines_dropped=copied,
         attributed_by_code=attributed,
         uncited_numbers_dropped=unsupported,
+        misquoted_dropped=misquoted,
     )

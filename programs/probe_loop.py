@@ -236,6 +236,7 @@ class ProbeLoop:
             copied_lines_dropped=verified.copied_lines_dropped,
             attributed_by_code=verified.attributed_by_code,
             uncited_numbers_dropped=verified.uncited_numbers_dropped,
+            misquoted_dropped=verified.misquoted_dropped,
             contradicting_figures_dropped=contradicting,
             form_edits=form_edits,
             citations=[f.citation.uid for f in answer.references.footnotes],

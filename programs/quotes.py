@@ -8,6 +8,12 @@ line cut after each citation mark, since a model runs pasted rows into one line)
 claim that is a verbatim row of a page the probe retrieved, or 30 characters or more of
 their text, goes, as do hit headers, fact lines and gap marks; what the model wrote in its
 own words stays, to be cited, reviewed and judged as the answer.
+
+A sentence of its own words can still be a page's sentence with a number changed: "No
+qualified pension plans contributions are expected to be made in 2024" where the page says
+2022. Citation and digit checks pass it (2024 is printed elsewhere on the page), yet it is
+a misquote: :func:`drop_misquoted` removes a sentence that is a page's words, numbers
+aside, but not the page's numbers.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citations.hit_numbers import HIT_MARK_RE
-from citations.markup import DAGGER, MARKER_RE
+from citations.markup import DAGGER, MARKER_RE, CitedAnswer
+from citations.sentences import split_sentences, with_followers, without_units
 from programs.observations import FACT_LINE_RE, HIT_HEADER_RE
 from retrieval.search.rows import page_rows
 
@@ -125,3 +132,38 @@ def _fragment(line: str) -> bool:
     """A line of fewer than ``MIN_OWN_WORDS`` words that cites nothing."""
     cited = HIT_MARK_RE.search(line) or MARKER_RE.search(line)
     return not cited and 0 < len(line.split()) < MIN_OWN_WORDS
+
+
+#: A sentence shorter than this is too generic to be told a misquote ("Revenue was $5m").
+MIN_QUOTE_WORDS = 6
+_NUMBER_RE = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+@lru_cache(maxsize=256)
+def _shape_of(text: str) -> str:
+    """A page's rows joined and squashed, every number written ``#``."""
+    return _NUMBER_RE.sub("#", _rows_of(text).joined)
+
+
+def _misquotes(text: str, pages: list[str]) -> bool:
+    """Whether ``text`` is a page's words with another number in them."""
+    core = _squash(_without_marks(text)).strip(" -*.,;:")
+    if len(core.split()) < MIN_QUOTE_WORDS or not _NUMBER_RE.search(core):
+        return False
+    if any(core in _rows_of(page).joined for page in pages):
+        return False  # the page's own words and numbers: a quote
+    shape = _NUMBER_RE.sub("#", core)
+    return any(shape in _shape_of(page) for page in pages)
+
+
+def drop_misquoted(answer: CitedAnswer, pages: Iterable[str]) -> tuple[CitedAnswer, int]:
+    """``answer`` less its prose sentences that are a page's words with a number changed
+    (and the sentences after them that point back at them); and how many went."""
+    texts = list(pages)
+    wrong = [
+        s for s in split_sentences(answer.body) if not s.in_table and _misquotes(s.text, texts)
+    ]
+    if not wrong:
+        return answer, 0
+    body = without_units(answer.body, with_followers(answer.body, wrong))
+    return answer.model_copy(update={"body": body}), len(wrong)

@@ -1,8 +1,13 @@
-"""Copied passages are not answers: pasted hits, rows and fact lines leave the draft."""
+"""Copied passages are not answers: pasted hits, rows and fact lines leave the draft; a
+page's sentence with a number changed is a misquote and leaves it too."""
 
 from __future__ import annotations
 
-from programs.quotes import drop_copied_lines, is_copied
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citations.markup import CitedAnswer
+from programs.quotes import drop_copied_lines, drop_misquoted, is_copied
 
 PAGE = (
     "Consolidated Performance Summary\n2021\n2020\nGross profit\n10,573\n10,048\n"
@@ -50,3 +55,32 @@ def test_what_is_left_of_a_paste_goes_but_a_short_cited_answer_stays():
     draft = "Gross profit | 10,573 | 10,048\nPreviously, Ms.\nYes, it fell [2]."
     assert drop_copied_lines(draft, [PAGE]) == ("Yes, it fell [2].", 1)
     assert drop_copied_lines("Previously, Ms.", [PAGE]) == ("Previously, Ms.", 0)  # no paste
+
+
+PENSIONS = (
+    "Employer Contributions\nNo qualified pension plans contributions are expected to be made\n"
+    "in 2022. Nonqualified pension plans contributions are estimated to be approximately\n"
+    "$60 million in 2022.\nDuring 2020, we recorded net pre-tax pension and benefits charges of "
+    "$1.6 billion in our pension and postretirement benefit plans."
+)
+
+
+def test_a_pages_sentence_with_a_number_changed_is_a_misquote():
+    body = (
+        "No qualified pension plans contributions are expected to be made in 2024.¹ "
+        "This leaves the plans unfunded. "  # uncited, points back at the misquote: goes too
+        "During 2020, we recorded net pre-tax pension and benefits charges of $1.6 billion in "
+        "our pension and postretirement benefit plans.¹ "  # the page's own words: a quote
+        "Verizon expects to make no qualified pension contributions in 2022.¹"  # its own
+    )
+    answer, dropped = drop_misquoted(CitedAnswer(body=body), [PENSIONS])
+    assert dropped == 1
+    assert "2024" not in answer.body and "unfunded" not in answer.body
+    assert "$1.6 billion" in answer.body and "Verizon expects" in answer.body
+
+
+@given(year=st.integers(min_value=1990, max_value=2040))
+def test_only_the_pages_own_number_makes_the_sentence_a_quote(year):
+    sentence = f"No qualified pension plans contributions are expected to be made in {year}.¹"
+    _, dropped = drop_misquoted(CitedAnswer(body=sentence), [PENSIONS])
+    assert dropped == (0 if year == 2022 else 1)
