@@ -104,7 +104,12 @@ def _own_claims(line: str, pages: list[str]) -> tuple[str | None, int]:
         return None, 1
     claims = _claims(line)
     said = [c for c in claims if _without_marks(c).strip(" -*\t")]
-    pasted = [c for c in said if _is_copied_text(_without_marks(c), pages)]
+    pasted = [
+        c
+        for c in said
+        # a hit's header mid-line is pasted too: "… plans. [3] VZ 10-K FY2021 p.43: reporting"
+        if HIT_HEADER_RE.match(c) or _is_copied_text(_without_marks(c), pages)
+    ]
     if not pasted:
         return line, 0
     if len(pasted) == len(said):

@@ -57,6 +57,16 @@ def test_what_is_left_of_a_paste_goes_but_a_short_cited_answer_stays():
     assert drop_copied_lines("Previously, Ms.", [PAGE]) == ("Previously, Ms.", 0)  # no paste
 
 
+def test_a_hit_header_after_a_claim_is_pasted_and_goes():
+    line = (
+        "Benefit payments are expected to stay near $2 billion a year [3] "
+        "VZ 10-K FY2021 p.43: reporting units during the fourth quarter of 2020."
+    )
+    own, dropped = drop_copied_lines(line, [PAGE])
+    assert own == "Benefit payments are expected to stay near $2 billion a year [3]"
+    assert dropped == 1
+
+
 PENSIONS = (
     "Employer Contributions\nNo qualified pension plans contributions are expected to be made\n"
     "in 2022. Nonqualified pension plans contributions are estimated to be approximately\n"
