@@ -272,8 +272,8 @@ def _append_computed_figures(
     answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
 ) -> None:
     """Gaps between companies, and every period's figure with the change and its direction:
-    computed by code, never written by the model, after a cited answer, which loses code's
-    one-figure lines for the figures those state (or code's trend verdict stated)."""
+    computed by code, never written by the model, after a cited answer. Code's one-figure
+    lines for a figure whose periods these (or code's trend verdict) state leave the answer."""
     numbers = findings.figure_numbers
     said = answer.prose.body
     computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers, said)

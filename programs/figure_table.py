@@ -195,7 +195,8 @@ def series_lines(
             continue
         for figure in figures:
             value = re.escape(f" was {figure.text}.")
-            forms.append(rf"{re.escape(figure.title)}(?: \(.*\))? in {figure.period}{value}")
+            period = re.escape(figure.period)
+            forms.append(rf"{re.escape(figure.title)}(?: \(.*\))? in {period}{value}")
             label = labels.get((ticker, figure.period))
             if label:
                 forms.append(re.escape(f"{label}: {lower_first(figure.title)}") + value)
