@@ -14,6 +14,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``,
   ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3;
   ``second half`` / ``H2`` -> the FY-level cell (Q4);
+- a fiscal year written across the two calendar years it spans (``FY22/23``,
+  ``fiscal 2022/2023``): the year it ends in, as the grid labels fiscal years;
 - ranges (``FY2019-FY2021``, ``2019 through 2021``, ``between 2019 and 2021``),
   ``since 2019``, ``the prior year``, ``past three years``;
 - ``as of FY2022``: the vantage point; a later year the question names ("as of FY2021,
@@ -58,6 +60,8 @@ _PRIOR_RE = re.compile(
     re.IGNORECASE,
 )
 _BETWEEN_RE = re.compile(rf"between\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})", re.IGNORECASE)
+#: ``FY22/23``: one fiscal year across two calendar years (checked to be consecutive).
+_SPLIT_YEAR_RE = re.compile(rf"(?P<a>{_YEAR})\s*/\s*'?(?P<b>\d{{4}}|\d{{2}})(?!\d)", re.IGNORECASE)
 _QUARTER_RE = re.compile(
     r"\b(?:f?q([1-4])|([1-4])q(?=\s*'?\d{2}\b|\b)|(first|second|third|fourth|1st|2nd|3rd|4th)"
     r"\s+(?:fiscal\s+)?quarter)",
@@ -358,10 +362,20 @@ def _as_of_year(text: str) -> int | None:
     return None
 
 
+def _split_year(m: re.Match[str]) -> str:
+    """``FY22/23`` as ``FY2023``; two years that do not follow each other stay as written."""
+    a, raw = _year_value(m.group("a")), m.group("b")
+    b = int(raw) if len(raw) == 4 else a // 100 * 100 + int(raw)  # "2022/23": 2023
+    if len(raw) == 2 and b <= a:  # "1999/00": 2000
+        b += 100
+    return f"FY{b}" if b == a + 1 else m.group()
+
+
 def read_periods(text: str) -> Periods:
     """Every period expression in ``text`` (see the module docstring)."""
     found = Periods()
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace("\u2019", "'")
+    text = _SPLIT_YEAR_RE.sub(_split_year, text)
     cells, rest = _quarters_with_years(text)
     years = _years(rest) | {fy for fy, _ in cells}
     if years and _PRIOR_RE.search(rest):
