@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
-from citations.sentences import split_sentences, uncited_prose, without_uncited
+from citations.sentences import split_sentences, uncited_prose, without_uncited, without_units
+from metrics.answer_verdicts import yes_no_polarity
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings, token_matches
 from textnorm.stemming import stem
 from textnorm.stopwords import ANSWER_STOPWORDS
@@ -177,3 +178,24 @@ def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
         return answer, 0
     body = without_uncited(answer.body, states_a_number)
     return answer.model_copy(update={"body": body}), dropped
+
+
+def drop_uncited_after_opening(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` less its uncited prose after the first sentence, and how many went. The
+    opening may be the direct answer ("Yes, …"), which the cited sentences after it support,
+    and so may a later "Yes"/"No" (a draft saying both is sent back for it,
+    ``programs.draft_checks``); anything else left uncited (no retrieved page holds it) is the
+    model's own ("One possible reason could be …"): in a report whose every claim points at
+    a page it is no finding."""
+    prose = [s for s in split_sentences(answer.body) if not s.in_table and s.text.strip()]
+    opening = prose[0].start if prose else -1
+    dropped = [
+        s
+        for s in uncited_prose(answer.body)
+        if s.start != opening and yes_no_polarity(s.text) is None
+    ]
+    if not dropped:
+        return answer, 0
+    return answer.model_copy(update={"body": without_units(answer.body, dropped).strip()}), len(
+        dropped
+    )

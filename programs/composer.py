@@ -78,16 +78,6 @@ def _unmarked(text: str) -> str:
     return MARKER_RE.sub("", text).replace(DAGGER, "").strip()
 
 
-def _cited_after_opening(body: str) -> str:
-    """``body`` less its uncited prose after the first sentence. The opening may be the
-    direct answer ("Yes, …"), which the cited sentences after it support; anything else a
-    draft left uncited (code could find it on no page it retrieved) is the model's own
-    ("One possible reason could be …") and is not stated as the answer."""
-    prose = [s for s in split_sentences(body) if not s.in_table and s.text.strip()]
-    uncited = [s for s in prose[1:] if not s.markers]
-    return without_units(body, uncited).strip() if uncited else body
-
-
 def _cell(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
 
@@ -357,8 +347,7 @@ class ReportComposer(dspy.Module):
             # One slice, one probe: its cited answer is the answer; the findings would only
             # repeat it, and there is nothing for a model to compose. Beside angles, the
             # question's own probe answers the question and the angles stay findings.
-            body = _cited_after_opening(findings.single)
-            answer.prose = CitedAnswer(body=body, references=merged.references)
+            answer.prose = CitedAnswer(body=findings.single, references=merged.references)
         elif not merged.references.footnotes:
             pass  # no page to cite: whatever a model wrote would be removed as uncited
         else:

@@ -5,8 +5,8 @@ resolved to the pages they were handed out for, fabricated citations are removed
 counted, footnotes are rewritten from the grid's own record of each page, a sentence left
 uncited gets the retrieved page that holds its numbers and words, a page's sentence with
 a number changed goes (``programs.quotes``), and one that states a number no retrieved page
-holds goes (``programs.attribution``): what leaves here carries
-only real, correctly labelled citations. A web document a tool returned in this probe
+holds goes, as does uncited prose after the opening (``programs.attribution``): what leaves
+here carries only real, correctly labelled citations. A web document a tool returned in this probe
 (``research ask --web-sources``) is among the retrieved pages, so it is checked the same way.
 """
 
@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from citations.hit_numbers import NumberedDraft, has_hit_marks, parse_numbered_answer
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, parse_cited_answer
 from citations.verification import verify_answer
-from programs.attribution import attribute_uncited, drop_uncited_numbers
+from programs.attribution import (
+    attribute_uncited,
+    drop_uncited_after_opening,
+    drop_uncited_numbers,
+)
 from programs.quotes import drop_copied_lines, drop_misquoted
 from retrieval.search.hybrid import Hit
 from retrieval.search.tools import EquitySearchTool
@@ -90,6 +94,8 @@ class VerifiedDraft:
     uncited_numbers_dropped: int
     #: A page's sentence with a number changed (``programs.quotes.drop_misquoted``).
     misquoted_dropped: int = 0
+    #: Uncited prose after the opening (``programs.attribution.drop_uncited_after_opening``).
+    uncited_prose_dropped: int = 0
 
 
 def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
@@ -103,6 +109,7 @@ def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
     answer, attributed = attribute_uncited(answer, texts, citations)
     answer, misquoted = drop_misquoted(answer, texts.values())
     answer, unsupported = drop_uncited_numbers(answer)
+    answer, guesses = drop_uncited_after_opening(answer)
     fabricated = [f"[{n}]" for n in draft.unknown]
     fabricated += [f.citation.uid for f in checked.fabricated]
     return VerifiedDraft(
@@ -113,4 +120,5 @@ def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
         attributed_by_code=attributed,
         uncited_numbers_dropped=unsupported,
         misquoted_dropped=misquoted,
+        uncited_prose_dropped=guesses,
     )

@@ -237,6 +237,7 @@ class ProbeLoop:
             attributed_by_code=verified.attributed_by_code,
             uncited_numbers_dropped=verified.uncited_numbers_dropped,
             misquoted_dropped=verified.misquoted_dropped,
+            uncited_prose_dropped=verified.uncited_prose_dropped,
             contradicting_figures_dropped=contradicting,
             form_edits=form_edits,
             citations=[f.citation.uid for f in answer.references.footnotes],

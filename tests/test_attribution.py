@@ -10,6 +10,7 @@ from metrics.numbers import NumberIndex, extract_numbers
 from programs.attribution import (
     attribute_to_findings,
     attribute_uncited,
+    drop_uncited_after_opening,
     drop_uncited_numbers,
     supporting_page,
 )
@@ -133,6 +134,42 @@ def test_after_the_drop_every_prose_number_is_cited(sentences):
     kept, _ = drop_uncited_numbers(answer)
     assert all(s.markers for s in split_sentences(kept.body) if extract_numbers(s.text))
     assert kept.body.count("Margins held.") == answer.body.count("Margins held.")
+
+
+def test_uncited_prose_stays_only_as_the_opening():
+    answer = CitedAnswer(
+        body="Yes, mostly new capacity. Capex was $4,817.3 million.¹ One possible reason "
+        "could be a new strategy.\n\n| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |",
+        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    )
+    kept, dropped = drop_uncited_after_opening(answer)
+    assert dropped == 1 and "One possible reason" not in kept.body
+    assert kept.body.startswith("Yes, mostly new capacity. Capex was $4,817.3 million.¹")
+    assert "| FY2031 | 4,817.3 |" in kept.body
+    assert drop_uncited_after_opening(kept) == (kept, 0)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Sales rose.", "Sales rose.¹", "Margins held.", "It was 7.¹", "No, not so."]
+        )
+    )
+)
+def test_after_the_drop_only_the_opening_and_verdicts_may_be_uncited(sentences):
+    from citations.sentences import split_sentences
+
+    answer = CitedAnswer(
+        body=" ".join(sentences),
+        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    )
+    kept, _ = drop_uncited_after_opening(answer)
+    said = split_sentences(kept.body)
+    assert all(s.markers or s.text == "No, not so." for s in said[1:])
+    assert kept.body.count("No, not so.") == answer.body.count("No, not so.")
+    assert [s.text for s in said if s.markers] == [
+        s.text for s in split_sentences(answer.body) if s.markers
+    ]
 
 
 FINDINGS = CitedAnswer(
