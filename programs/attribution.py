@@ -196,6 +196,5 @@ def drop_uncited_after_opening(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     ]
     if not dropped:
         return answer, 0
-    return answer.model_copy(update={"body": without_units(answer.body, dropped).strip()}), len(
-        dropped
-    )
+    body = without_units(answer.body, dropped).strip()
+    return answer.model_copy(update={"body": body}), len(dropped)

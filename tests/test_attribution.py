@@ -109,11 +109,16 @@ def test_a_short_amount_is_never_cited_to_a_page_of_bare_figures(figure, sign, s
     assert uid is None or not (sign or scale)  # only a bare figure may match bare figures
 
 
+def _cited_to_capex_page(body: str) -> CitedAnswer:
+    """``body`` whose marker ¹ cites the capital-expenditure page."""
+    footnote = Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])
+    return CitedAnswer(body=body, references=ReferenceList(footnotes=[footnote]))
+
+
 def test_an_uncited_number_goes_and_uncited_words_and_tables_stay():
-    answer = CitedAnswer(
-        body="Capex was $4,817.3 million.¹ It rose 6.9% on the year. Spending grew.\n\n"
-        "| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |\n\nThe outlook is 12% growth.",
-        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    answer = _cited_to_capex_page(
+        "Capex was $4,817.3 million.¹ It rose 6.9% on the year. Spending grew.\n\n"
+        "| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |\n\nThe outlook is 12% growth."
     )
     kept, dropped = drop_uncited_numbers(answer)
     assert dropped == 2
@@ -127,20 +132,16 @@ def test_an_uncited_number_goes_and_uncited_words_and_tables_stay():
 def test_after_the_drop_every_prose_number_is_cited(sentences):
     from citations.sentences import split_sentences
 
-    answer = CitedAnswer(
-        body=" ".join(sentences),
-        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
-    )
+    answer = _cited_to_capex_page(" ".join(sentences))
     kept, _ = drop_uncited_numbers(answer)
     assert all(s.markers for s in split_sentences(kept.body) if extract_numbers(s.text))
     assert kept.body.count("Margins held.") == answer.body.count("Margins held.")
 
 
 def test_uncited_prose_stays_only_as_the_opening():
-    answer = CitedAnswer(
-        body="Yes, mostly new capacity. Capex was $4,817.3 million.¹ One possible reason "
-        "could be a new strategy.\n\n| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |",
-        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
+    answer = _cited_to_capex_page(
+        "Yes, mostly new capacity. Capex was $4,817.3 million.¹ One possible reason "
+        "could be a new strategy.\n\n| Year | Capex |\n| --- | --- |\n| FY2031 | 4,817.3 |"
     )
     kept, dropped = drop_uncited_after_opening(answer)
     assert dropped == 1 and "One possible reason" not in kept.body
@@ -159,10 +160,7 @@ def test_uncited_prose_stays_only_as_the_opening():
 def test_after_the_drop_only_the_opening_and_verdicts_may_be_uncited(sentences):
     from citations.sentences import split_sentences
 
-    answer = CitedAnswer(
-        body=" ".join(sentences),
-        references=ReferenceList(footnotes=[Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])]),
-    )
+    answer = _cited_to_capex_page(" ".join(sentences))
     kept, _ = drop_uncited_after_opening(answer)
     said = split_sentences(kept.body)
     assert all(s.markers or s.text == "No, not so." for s in said[1:])
