@@ -55,14 +55,12 @@ def _in_the_slice_year(text: str, ref: SliceRef) -> bool:
 
 
 def _values_of_kind(text: str, figure: Figure) -> list[NumberToken]:
-    """The numbers the sentence states of the figure's kind (a % for a %), years and
-    benchmarks aside."""
+    """The numbers the sentence states of the figure's kind (a % for a %), benchmarks aside
+    (years are no numbers to :func:`metrics.numbers.extract_numbers`)."""
     return [
         t
         for t in extract_numbers(text)
-        if same_kind(t, figure)
-        and not THRESHOLD.search(text[: t.start])
-        and not (not t.percent and t.value.is_integer() and 1900 <= t.value <= 2100)
+        if same_kind(t, figure) and not THRESHOLD.search(text[: t.start])
     ]
 
 

@@ -45,6 +45,13 @@ def test_a_wrong_figure_of_the_company_is_found_and_the_right_one_kept(figures):
     assert dropped == 1 and "1,349" not in answer.body and "1,577" in answer.body
 
 
+@pytest.mark.parametrize("wrong", ["$1,950 million", "$2,050 million", "$1,349 million"])
+def test_a_wrong_amount_is_found_whatever_its_digits(figures, wrong):
+    # An amount whose digits could be a year is an amount: years are not read as numbers.
+    sentence = f"3M's capital expenditure in FY2018 was {wrong}."
+    assert [t.rstrip("¹") for t in flagged(figures, sentence)] == [sentence]
+
+
 def test_cash_provided_by_operating_activities_is_not_read_as_the_cash_balance(figures):
     # 3M's FY2018 operating cash flow was $6,439 million; its cash balance $2,853 million.
     right = "3M provided net cash of $6,439 million from its operating activities in FY2018."
