@@ -6,8 +6,9 @@ counted, footnotes are rewritten from the grid's own record of each page, a sent
 uncited gets the retrieved page that holds its numbers and words, a page's sentence with
 a number changed goes (``programs.quotes``), and one that states a number no retrieved page
 holds goes, as does uncited prose after the opening (``programs.attribution``): what leaves
-here carries only real, correctly labelled citations. A web document a tool returned in this probe
-(``research ask --web-sources``) is among the retrieved pages, so it is checked the same way.
+here carries only real, correctly labelled citations. A web document a tool returned in
+this probe (``research ask --web-sources``) is among the retrieved pages, so it is checked
+the same way.
 """
 
 from __future__ import annotations
@@ -93,9 +94,9 @@ class VerifiedDraft:
     attributed_by_code: int
     uncited_numbers_dropped: int
     #: A page's sentence with a number changed (``programs.quotes.drop_misquoted``).
-    misquoted_dropped: int = 0
+    misquoted_dropped: int
     #: Uncited prose after the opening (``programs.attribution.drop_uncited_after_opening``).
-    uncited_prose_dropped: int = 0
+    uncited_prose_dropped: int
 
 
 def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
