@@ -32,7 +32,7 @@ def _stop_as_interrupt(signum: int, frame: object) -> None:
 
 def optimise_command(
     optimiser: Annotated[
-        str, typer.Option(help="labelled, bootstrap, mipro, gepa or simba")
+        str, typer.Option(help="labelled, traced, bootstrap, mipro, gepa or simba")
     ] = "bootstrap",
     set_name: SetOption = "financebench",
     target: Annotated[

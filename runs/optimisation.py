@@ -182,7 +182,8 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
     """The compiled student and the train ids its demos came from.
 
     ``bootstrap`` is :mod:`evaluation.trace_demos` (demos from passing runs only, resumable),
-    ``labelled`` :mod:`evaluation.labelled_demos` (demos from gold answers, no runs); the
+    ``labelled`` :mod:`evaluation.labelled_demos` (demos from gold answers, no runs),
+    ``traced`` :mod:`evaluation.traced_demos` (gold answers on the program's own evidence); the
     other optimisers are DSPy's, compiled in one go.
     """
     from evaluation.optimisers import compile_program
@@ -195,6 +196,8 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
     say(f"compiling {what} on {len(train)} train example(s)")
     if spec.name == "labelled":
         return _labelled(job, student, names, say)
+    if spec.name == "traced":
+        return _traced(job, student, names, say)
     if spec.name != "bootstrap":
         compiled = compile_program(
             spec, student, train, job.splits["dev"], job.task.metric, job.task.feedback_metric,
@@ -217,22 +220,49 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
     return student, sources
 
 
-def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
-    """The student with answer-step demos written from train's gold answers."""
-    from evaluation.labelled_demos import ANSWER_STEP, labelled_demos
-    from evaluation.trace_demos import attach_demos
+def _require_answer_step(names: list[str], optimiser: str) -> None:
+    """The demo optimisers write the answer step's demos: the target must include it."""
+    from evaluation.labelled_demos import ANSWER_STEP
 
     if ANSWER_STEP not in names:
         raise BadRunRequest(
-            f"the labelled optimiser writes demos for {ANSWER_STEP}: choose --target "
+            f"the {optimiser} optimiser writes demos for {ANSWER_STEP}: choose --target "
             "researcher (or answer)"
         )
+
+
+def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
+    """The student with answer-step demos written from train's gold answers."""
+    from evaluation.labelled_demos import labelled_demos
+    from evaluation.trace_demos import attach_demos
+
+    _require_answer_step(names, "labelled")
     spec = job.spec
     pool, sources = labelled_demos(
         job.splits["train"], job.research.searcher, spec.max_demos, spec.seed
     )
     attached = attach_demos(student, pool)
     say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} gold answer(s)")
+    return student, sources
+
+
+def _traced(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
+    """The student with answer-step demos made of its own train evidence and gold answers."""
+    from evaluation.trace_demos import attach_demos
+    from evaluation.traced_demos import traced_demos
+
+    _require_answer_step(names, "traced")
+    pool, sources = traced_demos(
+        student,
+        job.splits["train"],
+        job.research.searcher,
+        job.work / f"traced-runs-{job.fingerprint}.jsonl",
+        max_demos=job.spec.max_demos,
+        seed=job.spec.seed,
+        progress=lambda done, total: say(f"train run {done}/{total}") if done % 5 == 0 else None,
+    )
+    attached = attach_demos(student, pool)
+    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} traced run(s)")
     return student, sources
 
 
