@@ -14,12 +14,13 @@ not answer. Here each demo is exactly that:
 - **answer_markdown**: the train question's gold answer, each sentence cited to the hit
   number of the block that holds a gold evidence page, wherever that block stands.
 
-A demo is kept only when that block exists and prints every figure of the gold answer and
-supports one of its sentences (as code attributes a draft's sentence to a page): the demo
-never cites a block for a figure it does not show. Blocks other than ``[1]`` come first, so
-the demos show reading past a first block that does not answer. One demo per company,
-judgement questions only (metric questions are answered by code), in a seeded order; each
-traced run goes to a ledger as it ends, so a killed compile continues where it stopped.
+A demo is kept only when that block exists, its passage prints every figure of the gold
+answer, and its page supports one of the answer's sentences (as code attributes a draft's
+sentence to a page): the demo never cites a block for a figure it does not show. Blocks
+other than ``[1]`` come first, so the demos show reading past a first block that does not
+answer. One demo per company, judgement questions only (metric questions are answered by
+code), in a seeded order; each traced run goes to a ledger as it ends, so a killed compile
+continues where it stopped.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import dspy
@@ -75,13 +75,14 @@ def evidence_blocks(evidence: str) -> list[tuple[int, str, int, str]]:
 
 
 def gold_block(evidence: str, gold: str, gold_pages: Sequence[Any]) -> int | None:
-    """The hit number of the first block that is a gold page and shows the gold answer: it
-    prints every figure of ``gold`` and supports one of its sentences. None if none does."""
-    where = {(page.doc_label, page.page_index + 1) for page in gold_pages}
+    """The hit number of the first block that is a gold page and shows the gold answer: its
+    passage prints every figure of ``gold``, and its page supports one of ``gold``'s
+    sentences (checked against the whole page, as code checks a real draft's citation).
+    None if no block does."""
+    where = {(page.doc_label, page.page_index + 1): page for page in gold_pages}
     for number, label, page, text in evidence_blocks(evidence):
-        if (label, page) not in where or not grounded(gold, text):
-            continue
-        if supports_gold(gold, [SimpleNamespace(uid=str(number), text=text)]):
+        gold_page = where.get((label, page))
+        if gold_page is not None and grounded(gold, text) and supports_gold(gold, [gold_page]):
             return number
     return None
 
