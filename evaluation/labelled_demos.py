@@ -50,8 +50,11 @@ ANSWER_STEP = "researcher.extract"
 GOLD_CHARS = 700  # the gold page's passage in a demo
 OTHER_CHARS = 300  # the other page's passage
 #: Annotators' notes on their own reading, not part of the answer.
+#: A sentence wholly in parentheses ("(In essence a novation agreement)") is an aside too:
+#: shown as an answer's last sentence, the model copied it into unrelated answers.
 _ANNOTATOR_NOTE = re.compile(
-    r"^\s*(?:the answer here assumes|this answer (?:assumes|considers)|note:)", re.I
+    r"^\s*(?:the answer here assumes|this answer (?:assumes|considers)|note:|\([^()]*\)\.?\s*$)",
+    re.I,
 )
 _JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
 #: What the lacking-evidence demo writes: the answer is not there, which pages were read.

@@ -52,6 +52,8 @@ def test_a_gold_answer_is_cited_sentence_by_sentence_without_the_annotators_note
         "FY2031 ends in January"
     )
     assert cited_answer(gold) == "Yes [1]. Acme had positive working capital of $831 million [1]."
+    aside = "Acme swapped the issuer of its notes. (In essence a novation agreement)"
+    assert cited_answer(aside) == "Acme swapped the issuer of its notes [1]."
 
 
 def test_a_demo_shows_other_pages_of_the_filing_first_and_cites_the_gold_page_last():
