@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_units
+from citations.sentences import split_sentences, with_followers, without_units
 from domain.cells import SliceRef
 from domain.periods import mentioned_years
 from metrics.numbers import NumberToken, extract_numbers
@@ -91,12 +91,14 @@ def misstated_figures(
 def drop_misstated_figures(
     answer: CitedAnswer, ref: SliceRef, figures: Figures, companies: Sequence[Company]
 ) -> tuple[CitedAnswer, int]:
-    """``answer`` less the sentences :func:`misstated_figures` finds; and how many."""
+    """``answer`` less the sentences :func:`misstated_figures` finds (and the uncited ones
+    after them that point back at them: "This shows …" of a figure that went); and how many
+    misstated sentences went."""
     wrong = {text for text, _ in misstated_figures(answer, ref, figures, companies)}
     if not wrong:
         return answer, 0
     dropped = [s for s in split_sentences(answer.body) if s.text in wrong]
-    body = without_units(answer.body, dropped)
+    body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
 
 

@@ -101,7 +101,9 @@ def unused_flag_notes(report: CitedAnswer, slices: Sequence[SliceResult]) -> lis
 def comparison_table(
     labels: Sequence[str], rows: Iterable[TableRow], slices: Sequence[SliceReport]
 ) -> str:
-    """One column per slice (plan order); rows the LLM filled; an evidence row from code."""
+    """One column per slice (plan order); rows the LLM filled; an evidence row from code.
+    Empty when no row holds a figure: an evidence row alone compares nothing (the Scope
+    line already says which slices are incomplete)."""
     lines = [
         "| Metric | " + " | ".join(labels) + " |",
         "| --- | " + " | ".join("---" for _ in labels) + " |",
@@ -115,6 +117,8 @@ def comparison_table(
             + " | ".join(_cell(values.get(label, "")) for label in labels)
             + " |"
         )
+    if len(lines) == 2:
+        return ""
     evidence = {
         s.slice.label: "incomplete (see Notes or Scope)" if s.flagged else "complete"
         for s in slices
@@ -387,8 +391,8 @@ class ReportComposer(dspy.Module):
         if not answer.cited or (error and not answer.from_figures):
             # As for slices: an answer that cites nothing is not shown as one.
             blocks.append("_No cited answer could be written; the findings by slice follow._")
-        if len(slices) > 1:
-            table = comparison_table(findings.labels, answer.rows, slices)
+        table = comparison_table(findings.labels, answer.rows, slices) if len(slices) > 1 else ""
+        if table:
             blocks.append("## Comparison\n\n" + table)
         shown = findings.single is None or findings.with_angles
         if (self.include_slice_summaries and shown) or error:

@@ -45,6 +45,16 @@ def test_a_wrong_figure_of_the_company_is_found_and_the_right_one_kept(figures):
     assert dropped == 1 and "1,349" not in answer.body and "1,577" in answer.body
 
 
+def test_an_uncited_sentence_pointing_back_at_a_misstated_figure_goes_with_it(figures):
+    wrong = "3M's capital expenditure in FY2018 was $1,349 million¹."
+    follower = "This shows a cut in investment."
+    other = "3M's capital expenditure in fiscal 2018 was $1,577 million¹."
+    answer = cited()
+    answer = answer.model_copy(update={"body": f"{wrong} {follower} {other}"})
+    checked, dropped = check_figures(answer, MMM_2018, None, figures)
+    assert dropped == 1 and checked.body.strip() == other
+
+
 @pytest.mark.parametrize("wrong", ["$1,950 million", "$2,050 million", "$1,349 million"])
 def test_a_wrong_amount_is_found_whatever_its_digits(figures, wrong):
     # An amount whose digits could be a year is an amount: years are not read as numbers.

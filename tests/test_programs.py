@@ -459,3 +459,18 @@ def test_an_answer_states_nothing_uncited_after_its_opening(searcher):
     assert "Mostly new plant capacity." in answer  # the direct answer opens it
     assert "filing discusses" in answer  # the cited support
     assert "One possible reason" not in answer
+
+
+def test_a_comparison_table_with_no_figure_row_is_left_out():
+    """An evidence row alone compares nothing; a row with a figure brings it back."""
+    from programs.composer import comparison_table
+    from signatures.composer import TableRow
+    from signatures.synthesiser import SliceReport
+
+    slices = [SliceReport(slice=SliceRef(ticker=t, fy=2022, fq=4)) for t in ("MMM", "PEP")]
+    labels = [s.slice.label for s in slices]
+    empty = TableRow(metric="Capex", values={"MMM FY2022 Q4": "", "XYZ": "1"})
+    assert comparison_table(labels, [empty], slices) == ""
+    capex = TableRow(metric="Capex", values={"MMM FY2022 Q4": "1,749¹"})
+    table = comparison_table(labels, [empty, capex], slices)
+    assert "| Capex | 1,749¹ | – |" in table and table.endswith("| complete | complete |")
