@@ -60,3 +60,6 @@ def test_plurals_and_compound_spellings_name_the_same_term():
     intensive = prepare_query("Is Verizon a capital-intensive business?")
     assert intensive.headings == prepare_query("Is Verizon capital intensive?").headings != ()
     assert prepare_query("the epsilon of the model").expansions == ()  # a word, not "eps"
+    for jargon in ("topline", "top-line", "top line"):  # analysts' one-word forms too
+        assert "revenue net sales total revenues" in prepare_query(f"{jargon} growth").expansions
+    assert "net income net earnings" in prepare_query("bottomline impact").expansions
