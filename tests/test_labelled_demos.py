@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dspy
+import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -146,12 +147,13 @@ def test_other_pages_keep_the_search_order_whatever_order_the_store_reads_them_i
     assert [p.page_index for p in others] == [1, 2]  # the search's best two, best first
 
 
-def test_labelled_demos_need_the_answer_step_in_the_target(
-    wissen_home, sample_store_path, tmp_path
+@pytest.mark.parametrize("optimiser", ["labelled", "traced"])
+def test_demo_optimisers_need_the_answer_step_in_the_target(
+    optimiser, wissen_home, sample_store_path, tmp_path
 ):
     result = runner.invoke(
         app,
-        ["optimise", "--optimiser", "labelled", "--set", "planner", "--target", "planner",
+        ["optimise", "--optimiser", optimiser, "--set", "planner", "--target", "planner",
          "--out-dir", str(tmp_path), "--store", str(sample_store_path), "--no-track"],
     )  # fmt: skip
     assert result.exit_code != 0

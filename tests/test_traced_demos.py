@@ -4,21 +4,11 @@ the block that shows it, one per company, judgement questions only, resumable.""
 from __future__ import annotations
 
 import dspy
-from typer.testing import CliRunner
 
-from cli.app import app
 from evaluation.labelled_demos import ANSWER_STEP
 from evaluation.traced_demos import evidence_blocks, gold_block, traced_demos
 from retrieval.pages import Page
-
-runner = CliRunner()
-
-
-def _page(ticker: str, page_index: int, text: str) -> Page:
-    return Page(
-        doc_name=f"{ticker}_2031_10K", ticker=ticker, company=ticker.title(), fy=2031, fq=4,
-        doc_type="10-K", page_index=page_index, text=text,
-    )  # fmt: skip
+from tests.test_labelled_demos import _page
 
 
 def _block(number: int, page: Page, passage: str) -> str:
@@ -115,13 +105,3 @@ def test_traced_demos_one_per_company_judgement_only_and_resumed_from_the_ledger
     again = TracedProgram(evidence)
     assert traced_demos(again, train, searcher, ledger, max_demos=3, seed=7) == (pool, sources)
     assert again.runs == []  # every traced run is read back, none run again
-
-
-def test_traced_demos_need_the_answer_step_in_the_target(wissen_home, sample_store_path, tmp_path):
-    result = runner.invoke(
-        app,
-        ["optimise", "--optimiser", "traced", "--set", "planner", "--target", "planner",
-         "--out-dir", str(tmp_path), "--store", str(sample_store_path), "--no-track"],
-    )  # fmt: skip
-    assert result.exit_code != 0
-    assert "researcher.extract" in result.output and "Traceback" not in result.output
