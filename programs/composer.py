@@ -38,7 +38,7 @@ from citations.sentences import (
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed
-from programs.figure_check import drop_contradicting, drop_unfounded
+from programs.figure_check import drop_contradicting, drop_misranked, drop_unfounded
 from programs.figure_table import (
     figure_changes,
     figure_comparisons,
@@ -66,6 +66,11 @@ _PROBE_HEADING = re.compile(r"^#### Probe \d+:.*\n+", re.MULTILINE)
 #: A heading the model copied from the findings into its answer ("### VZ FY2022 Q4"): the
 #: report's own headings frame the answer, and one inside it reads as a new section.
 _HEADING_LINE = re.compile(r"^#{1,6}\s.*\n*", re.MULTILINE)
+
+
+#: A heading with nothing under it before the next heading or the end (a probe whose every
+#: sentence a check removed).
+_EMPTY_HEADING = re.compile(r"^#{1,6} [^\n]*\n(?:\s*\n)*(?=#{1,6} |\Z)", re.MULTILINE)
 
 
 def _cites(body: str) -> bool:
@@ -195,21 +200,30 @@ class _Answer:
     from_figures: bool = False
 
 
-def _findings_section(report: SliceReport) -> CitedAnswer:
+def _findings_section(
+    report: SliceReport, slices: Sequence[SliceReport], companies: Sequence[Company]
+) -> CitedAnswer:
     """A slice's findings: its summary, or its probes' cited answers when the summary cites
     nothing (a synthesis that failed); prose that cites nothing is not a finding, so a slice
-    without one citation says that plainly instead of showing unsupported text."""
+    without one citation says that plainly instead of showing unsupported text. A sentence
+    ranking two companies against their figures goes (:func:`drop_misranked`)."""
     summary_cites = _cites(report.summary.body)
     source = report.summary if summary_cites else report.answer
-    text = source.body if source.references.footnotes else NO_CITED_FINDINGS
+    if len(slices) > 1:
+        source = drop_misranked(source, slices, companies)
+    body = _EMPTY_HEADING.sub("", source.body.strip() + "\n").strip()
+    text = body if source.references.footnotes else ""
+    text = text or NO_CITED_FINDINGS
     body = f"### {report.slice.label}\n\n{text}"
     return CitedAnswer(body=body, references=source.references)
 
 
-def _gather_findings(slices: Sequence[SliceReport], question: str) -> _Findings:
+def _gather_findings(
+    slices: Sequence[SliceReport], question: str, companies: Sequence[Company]
+) -> _Findings:
     """Every slice's findings under one numbering; the answer to the question as asked, when
     it stands as one (:func:`_answer_to_the_question`), is numbered first, as it is shown."""
-    sections = [_findings_section(s) for s in slices]
+    sections = [_findings_section(s, slices, companies) for s in slices]
     lead = _answer_to_the_question(slices, question)
     merged, parts = merge_parts([lead, *sections] if lead else sections)
     merged, figure_numbers = with_figure_citations(merged, slices)
@@ -323,7 +337,7 @@ class ReportComposer(dspy.Module):
     ) -> dspy.Prediction:
         """Findings -> answer (written, or code's figures) -> layout -> citations verified
         -> daggers -> notes."""
-        findings = _gather_findings(slices, question)
+        findings = _gather_findings(slices, question, self.companies)
         answer = self._write_answer(question, slices, findings)
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)

@@ -10,7 +10,9 @@ at all; otherwise it is removed, never printed. Sentences stating changes or gap
 they are removed too when their amount is not a figure: the computed lines say it right.
 A sentence that opens with the other yes/no than code's verdict on a figure
 (:mod:`programs.verdicts`) goes too, and so does one that moves a figure the other way than
-its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%).
+its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%), or that
+ranks two companies the other way than their figures do ("Boeing had the higher operating
+margin" of Boeing's -5.3% beside 3M's 19.1%).
 
 The composer reads only the slices' findings, so a number it writes that no finding states
 is its own: arithmetic (a gap, a share, a sum) or a neighbouring figure recalled wrongly.
@@ -62,25 +64,110 @@ def drop_contradicting(
 ) -> tuple[CitedAnswer, int]:
     """``answer`` less the prose sentences that give a company's figure a value the facts
     do not hold; and how many were removed."""
-    figures: dict[str, list[Figure]] = {}
-    for report in slices:
-        figures.setdefault(report.slice.ticker, []).extend(slice_figures(report))
+    figures = _figures_by_company(slices)
     if not figures:
         return answer, 0
     dropped = []
     for sentence in split_sentences(answer.body):
         if sentence.in_table:
             continue
-        named = {t for _, t in company_mentions(sentence.text, companies)}
+        mentions = company_mentions(sentence.text, companies)
+        named = {t for _, t in mentions}
         if len(named) == 1:
             about = figures.get(next(iter(named)), [])
         else:  # a sentence naming no company (or several) is about the only one, if one
             about = next(iter(figures.values())) if len(figures) == 1 else []
-        contradicts = len(named) == 1 and _contradicts(sentence.text, about)
-        if contradicts or _opposes(sentence.text, about) or _misdirected(sentence.text, about):
+        one = next(iter(named)) if len(named) == 1 else None
+        # A ranking's subject is the company named first ("3M's margin was lower than …").
+        subject = mentions[0][1] if mentions else None
+        wrong = (one is not None and _contradicts(sentence.text, about)) or (
+            subject is not None and _misranked(sentence.text, subject, figures)
+        )
+        if wrong or _opposes(sentence.text, about) or _misdirected(sentence.text, about):
             dropped.append(sentence)
     body = without_units(answer.body, with_followers(answer.body, dropped))
     return answer.model_copy(update={"body": body}), len(dropped)
+
+
+#: A comparative that ranks the named company against the other: "higher", "the larger".
+_ABOVE = r"higher|greater|larger|bigger"
+_BELOW = r"lower|smaller"
+#: "higher than in FY2021", "higher than the prior year": a change over time, not a ranking.
+_OVER_TIME = re.compile(
+    r"\bthan\s+(?:in\s+|the\s+|a\s+|its\s+)*(?:prior|previous|preceding|last|year|"
+    r"(?:fy)?\s*'?\d{2,4}|fiscal)",
+    re.IGNORECASE,
+)
+
+
+def _misranked(text: str, ticker: str, figures: dict[str, list[Figure]]) -> bool:
+    """Whether ``text`` ranks ``ticker`` against the one other company the other way than
+    their computed figures do: "Boeing had the higher operating margin" of Boeing's -5.3%
+    beside 3M's 19.1%. The comparative must sit next to the figure's title ("higher
+    operating margin", "margin was lower"); with one kind of figure in the report, its last
+    word is enough ("Boeing's higher margins"). Two companies only: with more, "higher"
+    does not say than whom. A change over time ("higher than in FY2021") is not a ranking."""
+    if len(figures) != 2 or ticker not in figures or _OVER_TIME.search(text):
+        return False
+    other = next(t for t in figures if t != ticker)
+    titles = {f.title for f in figures[ticker]} & {f.title for f in figures[other]}
+    for title in titles:
+        words = title.lower().split()
+        noun = r"\s+".join(map(re.escape, words)) + r"s?"
+        if len({f.title for fs in figures.values() for f in fs}) == 1:
+            noun = rf"(?:{noun}|{re.escape(words[-1])}s?)"
+        rank = rf"({_ABOVE}|{_BELOW})"
+        # (?![a-z]), not \b: a citation mark (²) is a word character to Python's regex.
+        before = rf"\b{rank}\s+(?:\w+\s+){{0,2}}?{noun}(?![a-z])"
+        after = rf"\b{noun}\s+(?:\w+\s+){{0,3}}?{rank}(?![a-z])"
+        match = re.search(f"{before}|{after}", text, re.IGNORECASE)
+        if match is None:
+            continue
+        claims_above = re.fullmatch(_ABOVE, (match.group(1) or match.group(2)).lower())
+        mine, theirs = _latest_common(figures[ticker], figures[other], title)
+        if mine is None or theirs is None or mine.value == theirs.value:
+            continue
+        if bool(claims_above) != (mine.value > theirs.value):
+            return True
+    return False
+
+
+def _latest_common(
+    mine: Sequence[Figure], theirs: Sequence[Figure], title: str
+) -> tuple[Figure | None, Figure | None]:
+    """Both companies' figures with ``title`` for the latest period both have."""
+    by_period = {f.period: f for f in theirs if f.title == title}
+    common = sorted((f for f in mine if f.title == title and f.period in by_period),
+                    key=lambda f: f.period)  # fmt: skip
+    return (common[-1], by_period[common[-1].period]) if common else (None, None)
+
+
+def _figures_by_company(slices: Sequence[SliceReport]) -> dict[str, list[Figure]]:
+    figures: dict[str, list[Figure]] = {}
+    for report in slices:
+        figures.setdefault(report.slice.ticker, []).extend(slice_figures(report))
+    return figures
+
+
+def drop_misranked(
+    answer: CitedAnswer, slices: Sequence[SliceReport], companies: Sequence[Company]
+) -> CitedAnswer:
+    """``answer`` (a slice's findings) less the prose sentences that rank two companies the
+    other way than their figures do (:func:`_misranked`). A slice's researcher sees only its
+    own company, so its draft's "Boeing had the higher margin" can only be checked here,
+    where both companies' figures are known."""
+    figures = _figures_by_company(slices)
+    dropped = [
+        sentence
+        for sentence in split_sentences(answer.body)
+        if not sentence.in_table
+        and (mentions := company_mentions(sentence.text, companies))
+        and _misranked(sentence.text, mentions[0][1], figures)
+    ]
+    if not dropped:
+        return answer
+    body = without_units(answer.body, with_followers(answer.body, dropped))
+    return answer.model_copy(update={"body": body})
 
 
 def drop_contradicting_in_slice(

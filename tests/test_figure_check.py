@@ -100,3 +100,63 @@ def test_a_sentence_moving_a_figure_the_wrong_way_is_removed():
     assert "increased to 67.3%" not in kept.body
     assert "decreased to 67.3%²" in kept.body  # the right way; costs may rise as it falls
     assert "Sales rose by 1.3%²." in kept.body  # another figure's movement
+
+
+def _two_company_margins():
+    from domain.cells import SliceRef
+    from signatures.synthesiser import ProbeAnswer, SliceReport
+
+    def report(ticker: str, value: float, text: str) -> SliceReport:
+        figure = Figure(title="Operating margin", period="FY2022", value=value, unit="%", text=text)
+        probe = ProbeAnswer(index=1, probe_title="margin", probe_question="?", figures=[figure])
+        return SliceReport(slice=SliceRef(ticker=ticker, fy=2022, fq=4), probe_answers=[probe])
+
+    return [report("BA", -0.053, "-5.3%"), report("MMM", 0.191, "19.1%")]
+
+
+def test_a_sentence_ranking_a_company_the_other_way_than_its_figures_is_removed():
+    """Boeing's -5.3% beside 3M's 19.1%: "Boeing's higher margins" goes; rankings the
+    figures support, changes over time and other measures stay."""
+    from programs.figure_check import drop_contradicting
+    from retrieval.companies import load_companies
+
+    wrong = [
+        "The main driver of Boeing's higher margins was higher services volume¹.",
+        "Yes, Boeing had the higher operating margin in FY2022¹.",
+        "3M's operating margin was lower than Boeing's².",
+    ]
+    right = [
+        "3M had the higher operating margin in FY2022².",
+        "Boeing's operating margin was lower than 3M's¹.",
+        "Boeing's margins were higher than in the prior year¹.",
+        "Boeing reported higher revenue from services¹.",
+    ]
+    answer = CitedAnswer(body=" ".join(wrong + right))
+    kept, removed = drop_contradicting(answer, _two_company_margins(), load_companies())
+    assert removed == len(wrong)
+    assert all(s not in kept.body for s in wrong) and all(s in kept.body for s in right)
+
+
+def test_a_slices_finding_that_ranks_the_companies_wrongly_is_removed_from_the_findings():
+    """The 3M slice's researcher saw only 3M's page and wrote "Boeing had the higher
+    operating margin": with both companies' figures known, the findings drop it."""
+    from programs.composer import NO_CITED_FINDINGS, _findings_section
+    from retrieval.companies import load_companies
+
+    slices = _two_company_margins()
+    wrong = "#### Probe 2: The question\n\nYes, Boeing had the higher operating margin²."
+    mmm = slices[1].model_copy(update={"answer": with_references_stub(wrong)})
+    section = _findings_section(mmm, [slices[0], mmm], load_companies())
+    assert "Boeing had the higher" not in section.body and NO_CITED_FINDINGS in section.body
+    assert "Probe 2" not in section.body  # a heading left with nothing under it goes too
+    alone = _findings_section(mmm, [mmm], load_companies())  # nothing to rank it against
+    assert "Boeing had the higher" in alone.body and "Probe 2" in alone.body
+
+
+def with_references_stub(body: str) -> CitedAnswer:
+    from citations.markup import Citation, Footnote, ReferenceList
+
+    cite = Citation(uid="0" * 12, doc_label="MMM 10-K FY2022", page_index=47, page_id=1)
+    return CitedAnswer(
+        body=body, references=ReferenceList(footnotes=[Footnote(number=2, citation=cite)])
+    )
