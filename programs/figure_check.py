@@ -78,10 +78,8 @@ def drop_contradicting(
         else:  # a sentence naming no company (or several) is about the only one, if one
             about = next(iter(figures.values())) if len(figures) == 1 else []
         one = next(iter(named)) if len(named) == 1 else None
-        # A ranking's subject is the company named first ("3M's margin was lower than …").
-        subject = mentions[0][1] if mentions else None
-        wrong = (one is not None and _contradicts(sentence.text, about)) or (
-            subject is not None and _misranked(sentence.text, subject, figures)
+        wrong = (one is not None and _contradicts(sentence.text, about)) or _misranked(
+            sentence.text, mentions, figures
         )
         if wrong or _opposes(sentence.text, about) or _misdirected(sentence.text, about):
             dropped.append(sentence)
@@ -100,17 +98,21 @@ _OVER_TIME = re.compile(
 )
 
 
-def _misranked(text: str, ticker: str, figures: dict[str, list[Figure]]) -> bool:
-    """Whether ``text`` ranks ``ticker`` against the one other company the other way than
+def _misranked(
+    text: str, mentions: Sequence[tuple[int, str]], figures: dict[str, list[Figure]]
+) -> bool:
+    """Whether ``text`` ranks a company against the one other company the other way than
     their computed figures do: "Boeing had the higher operating margin" of Boeing's -5.3%
     beside 3M's 19.1%. The comparative must sit next to the figure's title ("higher
     operating margin", "margin was lower"); with one kind of figure in the report, its last
-    word is enough ("Boeing's higher margins"). Two companies only: with more, "higher"
-    does not say than whom. A change over time ("higher than in FY2021") is not a ranking."""
-    if len(figures) != 2 or ticker not in figures or _OVER_TIME.search(text):
+    word is enough ("Boeing's higher margins"). The company ranked is the one named last
+    before that phrase, else the first named after it (``mentions``: positions and
+    tickers). Two companies only: with more, "higher" does not say than whom. A change
+    over time ("higher than in FY2021") is not a ranking."""
+    if len(figures) != 2 or not mentions or _OVER_TIME.search(text):
         return False
-    other = next(t for t in figures if t != ticker)
-    titles = {f.title for f in figures[ticker]} & {f.title for f in figures[other]}
+    first, second = figures
+    titles = {f.title for f in figures[first]} & {f.title for f in figures[second]}
     for title in titles:
         words = title.lower().split()
         noun = r"\s+".join(map(re.escape, words)) + r"s?"
@@ -123,6 +125,11 @@ def _misranked(text: str, ticker: str, figures: dict[str, list[Figure]]) -> bool
         match = re.search(f"{before}|{after}", text, re.IGNORECASE)
         if match is None:
             continue
+        before_it = [t for at, t in mentions if at < match.start()]
+        ticker = before_it[-1] if before_it else mentions[0][1]
+        if ticker not in figures:
+            continue
+        other = second if ticker == first else first
         claims_above = re.fullmatch(_ABOVE, (match.group(1) or match.group(2)).lower())
         mine, theirs = _latest_common(figures[ticker], figures[other], title)
         if mine is None or theirs is None or mine.value == theirs.value:
@@ -161,8 +168,7 @@ def drop_misranked(
         sentence
         for sentence in split_sentences(answer.body)
         if not sentence.in_table
-        and (mentions := company_mentions(sentence.text, companies))
-        and _misranked(sentence.text, mentions[0][1], figures)
+        and _misranked(sentence.text, company_mentions(sentence.text, companies), figures)
     ]
     if not dropped:
         return answer

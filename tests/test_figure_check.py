@@ -130,6 +130,8 @@ def test_a_sentence_ranking_a_company_the_other_way_than_its_figures_is_removed(
         "Boeing's operating margin was lower than 3M's¹.",
         "Boeing's margins were higher than in the prior year¹.",
         "Boeing reported higher revenue from services¹.",
+        "Boeing's revenue rose while 3M had the higher operating margin².",  # 3M is ranked
+        "The higher operating margin was 3M's².",
     ]
     answer = CitedAnswer(body=" ".join(wrong + right))
     kept, removed = drop_contradicting(answer, _two_company_margins(), load_companies())
