@@ -181,6 +181,12 @@ def with_followers(body: str, units: Iterable[Sentence]) -> list[Sentence]:
     return out
 
 
+def without_units_and_followers(body: str, units: Iterable[Sentence]) -> str:
+    """``body`` less ``units`` and the sentences that point back at them
+    (:func:`with_followers`): how every check that finds a wrong sentence removes it."""
+    return without_units(body, with_followers(body, units))
+
+
 def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:
     """``body`` less the sentences that carry no citation marker (with ``only``, those of
     them whose text it accepts).

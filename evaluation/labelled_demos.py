@@ -56,7 +56,8 @@ _ANNOTATOR_NOTE = re.compile(
     r"^\s*(?:the answer here assumes|this answer (?:assumes|considers)|note:|\([^()]*\)\.?\s*$)",
     re.I,
 )
-_JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
+#: The questions code cannot answer from statement facts: where answer-step demos matter.
+JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
 #: What the lacking-evidence demo writes: the answer is not there, which pages were read.
 LACKING_ANSWER = (
     "The evidence does not answer this: the pages found do not state it, so another page "
@@ -172,7 +173,7 @@ def labelled_demos(
     question's best other pages of the same filing."""
     order = list(train)
     random.Random(seed).shuffle(order)
-    order.sort(key=lambda e: str(field_of(e, "question_type") or "") not in _JUDGEMENT_TYPES)
+    order.sort(key=lambda e: str(field_of(e, "question_type") or "") not in JUDGEMENT_TYPES)
     demos: list[dict[str, Any]] = []
     sources: list[str] = []
     used_companies: set[str] = set()
@@ -192,7 +193,7 @@ def labelled_demos(
         sources.append(example_id(example))
         used_companies.add(gold_page.ticker)
     for example in rest if demos else ():
-        if str(field_of(example, "question_type") or "") not in _JUDGEMENT_TYPES:
+        if str(field_of(example, "question_type") or "") not in JUDGEMENT_TYPES:
             continue
         gold_page, others = _gold_and_others(searcher, example)
         if gold_page is None or gold_page.ticker in used_companies:

@@ -35,11 +35,16 @@ from typing import Any
 import dspy
 from pydantic_core import to_jsonable_python
 
-from evaluation.labelled_demos import ANSWER_STEP, cited_answer, grounded, supports_gold
+from evaluation.labelled_demos import (
+    ANSWER_STEP,
+    JUDGEMENT_TYPES,
+    cited_answer,
+    grounded,
+    supports_gold,
+)
 from evaluation.ledger import Ledger, example_id
 from metrics._inputs import field as field_of
 
-_JUDGEMENT_TYPES = ("domain-relevant", "novel-generated")
 #: An evidence block's head: ``[3] ACME 10-K FY2031 p.48: …``.
 _BLOCK_HEAD = re.compile(r"^\[(\d{1,3})\] (.+?) p\.(\d+): ", re.S)
 
@@ -113,7 +118,7 @@ def traced_demos(
     again), then the demos are chosen: one per company, those whose gold block is not the
     first block first, the rest in a seeded order. ``searcher`` reads the gold pages.
     """
-    order = [e for e in train if str(field_of(e, "question_type") or "") in _JUDGEMENT_TYPES]
+    order = [e for e in train if str(field_of(e, "question_type") or "") in JUDGEMENT_TYPES]
     random.Random(seed).shuffle(order)
     ledger = Ledger(ledger_path)
     candidates: list[tuple[Any, dict[str, Any]]] = []

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, with_followers, without_units
+from citations.sentences import split_sentences, without_units_and_followers
 from domain.cells import SliceRef
 from domain.periods import mentioned_years
 from metrics.numbers import NumberToken, extract_numbers
@@ -98,7 +98,7 @@ def drop_misstated_figures(
     if not wrong:
         return answer, 0
     dropped = [s for s in split_sentences(answer.body) if s.text in wrong]
-    body = without_units(answer.body, with_followers(answer.body, dropped))
+    body = without_units_and_followers(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
 
 

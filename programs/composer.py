@@ -30,10 +30,10 @@ from citations.daggers import SliceResult, apply_daggers
 from citations.markup import DAGGER, MARKER_RE, CitedAnswer, iter_markers
 from citations.sentences import (
     split_sentences,
-    with_followers,
     without_empty_claims,
     without_uncited,
     without_units,
+    without_units_and_followers,
 )
 from citations.verification import verify_answer
 from programs.attribution import attribute_to_findings
@@ -211,9 +211,9 @@ def _findings_section(
     source = report.summary if summary_cites else report.answer
     if len(slices) > 1:
         source = drop_misranked(source, slices, companies)
-    body = _EMPTY_HEADING.sub("", source.body.strip() + "\n").strip()
-    text = body if source.references.footnotes else ""
-    text = text or NO_CITED_FINDINGS
+    text = _EMPTY_HEADING.sub("", source.body.strip() + "\n").strip()
+    if not (text and source.references.footnotes):
+        text = NO_CITED_FINDINGS
     body = f"### {report.slice.label}\n\n{text}"
     return CitedAnswer(body=body, references=source.references)
 
@@ -271,7 +271,7 @@ def _open_with_verdicts(
             for s in split_sentences(said)
             if not s.in_table and any(opposes(s.text, v) for v in trends)
         ]
-        kept = without_units(said, with_followers(said, opposing)) if opposing else said
+        kept = without_units_and_followers(said, opposing) if opposing else said
         body = " ".join(verdicts) + "\n\n" + kept.lstrip()
         answer.prose = answer.prose.model_copy(update={"body": body})
 

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, with_followers, without_units
+from citations.sentences import split_sentences, without_units, without_units_and_followers
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
 from programs.verdicts import FALLS, RISES, opposes
@@ -83,7 +83,7 @@ def drop_contradicting(
         )
         if wrong or _opposes(sentence.text, about) or _misdirected(sentence.text, about):
             dropped.append(sentence)
-    body = without_units(answer.body, with_followers(answer.body, dropped))
+    body = without_units_and_followers(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
 
 
@@ -113,10 +113,11 @@ def _misranked(
         return False
     first, second = figures
     titles = {f.title for f in figures[first]} & {f.title for f in figures[second]}
+    one_kind = len({f.title for fs in figures.values() for f in fs}) == 1
     for title in titles:
         words = title.lower().split()
         noun = r"\s+".join(map(re.escape, words)) + r"s?"
-        if len({f.title for fs in figures.values() for f in fs}) == 1:
+        if one_kind:
             noun = rf"(?:{noun}|{re.escape(words[-1])}s?)"
         rank = rf"({_ABOVE}|{_BELOW})"
         # (?![a-z]), not \b: a citation mark (²) is a word character to Python's regex.
@@ -172,7 +173,7 @@ def drop_misranked(
     ]
     if not dropped:
         return answer
-    body = without_units(answer.body, with_followers(answer.body, dropped))
+    body = without_units_and_followers(answer.body, dropped)
     return answer.model_copy(update={"body": body})
 
 
@@ -189,7 +190,7 @@ def drop_contradicting_in_slice(
         dropped = prose
     else:
         dropped = [s for s in prose if _contradicts(s.text, figures) or _opposes(s.text, figures)]
-    body = without_units(answer.body, with_followers(answer.body, dropped))
+    body = without_units_and_followers(answer.body, dropped)
     return answer.model_copy(update={"body": body}), len(dropped)
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from citations.hit_numbers import HIT_MARK_RE
 from citations.markup import DAGGER, MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, with_followers, without_units
+from citations.sentences import split_sentences, without_units_and_followers
 from programs.observations import FACT_LINE_RE, HIT_HEADER_RE
 from retrieval.search.rows import page_rows
 
@@ -170,5 +170,5 @@ def drop_misquoted(answer: CitedAnswer, pages: Iterable[str]) -> tuple[CitedAnsw
     ]
     if not wrong:
         return answer, 0
-    body = without_units(answer.body, with_followers(answer.body, wrong))
+    body = without_units_and_followers(answer.body, wrong)
     return answer.model_copy(update={"body": body}), len(wrong)
