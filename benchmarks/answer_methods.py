@@ -89,6 +89,9 @@ class ModelOptions:
     max_probes: int = 5
     max_rounds: int = 5
     run_timeout: float | None = None
+    #: Give the program each question's document's company, for a question that names none:
+    #: FinanceBench asks every question of one filing (the baseline gets its whole cell).
+    company_context: bool = True
 
 
 def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> Outcome:
@@ -96,8 +99,10 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
     from runs.errors import RunError
     from runs.service import ResearchRequest, prepare_run
 
+    company = case.where.ticker if options.company_context else None
     request = ResearchRequest.of(
         question=case.question,
+        company=company,
         lm=options.lm,
         api_base=options.api_base,
         store=store,
@@ -120,7 +125,7 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
         usage=result.usage,
         coverage=metrics.get("citation_coverage"),
         grounding=metrics.get("numeric_grounding"),
-        extra={"run_id": result.run_id, "planned": trace.planned},
+        extra={"run_id": result.run_id, "planned": trace.planned, "company_context": company},
         error=result.failure,
         trace=trace,
         round_answers=answers_by_round(result.record, options.max_rounds),

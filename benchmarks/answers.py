@@ -181,6 +181,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-probes", type=int, default=5, help="program: probes per slice")
     parser.add_argument("--max-rounds", type=int, default=5, help="program: review rounds")
     parser.add_argument("--run-timeout", type=float, default=None, help="program: seconds/run")
+    parser.add_argument(
+        "--no-company-context",
+        dest="company_context",
+        action="store_false",
+        help="program: do not tell a question that names no company its document's company",
+    )
     parser.add_argument("--out", type=Path, default=Path("answers-benchmark"), help="run folder")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
@@ -214,7 +220,13 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
     cases = select_cases(cases, args.split, args.limit)
     model = redact(LMSpec(model=args.lm, api_base=args.api_base).describe())
     options = ModelOptions(
-        args.lm, args.api_base, args.max_tokens, args.max_probes, args.max_rounds, args.run_timeout
+        args.lm,
+        args.api_base,
+        args.max_tokens,
+        args.max_probes,
+        args.max_rounds,
+        args.run_timeout,
+        args.company_context,
     )
     log = ResultLog(args.out / RESULTS)
     baseline = None

@@ -126,8 +126,11 @@ def _model(lm: str) -> Iterator[None]:
         yield
 
 
-def plan_all(cases: Sequence[AnswerCase], cells: Sequence[Any], lm: str) -> list[PlanRow]:
-    """Plan every case with one planner over ``cells``."""
+def plan_all(
+    cases: Sequence[AnswerCase], cells: Sequence[Any], lm: str, company_context: bool = True
+) -> list[PlanRow]:
+    """Plan every case with one planner over ``cells``; with ``company_context``, a question
+    that names no company is about its document's (FinanceBench asks each of one filing)."""
     import logging
 
     from programs.errors import PlanningError
@@ -139,7 +142,8 @@ def plan_all(cases: Sequence[AnswerCase], cells: Sequence[Any], lm: str) -> list
     with _model(lm):
         for case in cases:
             try:
-                plan = planner(question=case.question)
+                company = case.where.ticker if company_context else None
+                plan = planner(question=case.question, company=company)
                 rows.append(judge(case, plan.slices, None))
             except PlanningError as exc:
                 rows.append(judge(case, [], exc.message))
@@ -191,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=SPLITS, help="golden-set split (default: all)")
     parser.add_argument("--lm", default=RULES_ONLY, help="'rules' (no model) or a model string")
     parser.add_argument("--json", action="store_true", help="one JSON row per question")
+    parser.add_argument(
+        "--no-company-context",
+        dest="company_context",
+        action="store_false",
+        help="do not tell a question that names no company its document's company",
+    )
     args = parser.parse_args(argv)
 
     from retrieval.open_store import open_store
@@ -203,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         cases = select_cases(cases, args.split, None)
-        rows = plan_all(cases, store.cells(), args.lm)
+        rows = plan_all(cases, store.cells(), args.lm, args.company_context)
     finally:
         store.close()
     if args.json:

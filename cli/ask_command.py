@@ -135,6 +135,7 @@ def ask_command(
     api_base: ApiBaseOption = None,
     agents: Annotated[Path | None, setting_option("agents")] = None,
     program: ProgramOption = None,
+    company: Annotated[str | None, setting_option("company", metavar="TICKER")] = None,
     max_probes: Annotated[int | None, setting_option("max_probes")] = None,
     max_rounds: Annotated[int | None, setting_option("max_rounds")] = None,
     figures: Annotated[bool | None, setting_option("figures", "--figures/--no-figures")] = None,

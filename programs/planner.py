@@ -85,8 +85,23 @@ class SlicePlanner(dspy.Module):
         ticker = raw.strip().upper().lstrip("$")
         return ticker if ticker and ticker != "UNKNOWN" else None
 
+    def _context_company(self, company: str, index: dict[str, str], grid: set[str]) -> str:
+        """The grid ticker of the question's context company (a ticker or a name the company
+        map knows); :class:`PlanningError` when the grid does not hold it."""
+        given = company.strip()
+        symbol = given.upper().lstrip("$")
+        ticker = symbol if symbol in grid else resolve_name(given, index)
+        if ticker is None or ticker not in grid:
+            raise PlanningError(
+                f"The question names no company, and its context company {given!r} is not in "
+                f"the grid.\nAsk about one of: {companies_text(self.cells)}."
+            )
+        return ticker
+
     # -- the module ------------------------------------------------------------------------
-    def forward(self, question: str) -> ResearchPlan:
+    def forward(self, question: str, company: str | None = None) -> ResearchPlan:
+        """The plan of ``question``; ``company`` (a ticker or name) is the company it is
+        about when it names none, as when a question is asked of one company's filing."""
         question = clean_question(question or "")
         if not self.cells:
             raise PlanningError("The grid is empty: run `research ingest PATH` first.")
@@ -140,12 +155,17 @@ class SlicePlanner(dspy.Module):
                 message = f"{shown} is not in the grid"
                 if message not in unknown and not any(u.startswith(equity) for u in unknown):
                     unknown.append(message)
+        context: list[str] = []
+        if not tickers and company:
+            tickers = [self._context_company(company, index, grid)]
+            context = [f"{tickers[0]}: the question names no company; read as the run's company"]
         facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})
         notes = ([failure] if failure else []) + notes_dropped
         if not facets.tickers:
             lead = (" ".join(u + "." for u in unknown) + " ") if unknown else ""
             raise PlanningError(
-                f"{lead}No company in the question is in the grid; name one.\n"
+                f"{lead}No company in the question is in the grid; name one, or give the "
+                "company it is about (--company).\n"
                 f"Ask about one of: {companies_text(self.cells)}."
             )
         planned = plan_slices(facets, self.cells)
@@ -171,7 +191,7 @@ class SlicePlanner(dspy.Module):
             unknown=unknown,
             missing=planned.missing,
             notes=notes + planned.notes,
-            scope=planned.scope,
+            scope=context + planned.scope,
             facets=facets,
             compared=planned.compared,
         )

@@ -310,7 +310,8 @@ class ResearchProgram(dspy.Module):
         )
 
     # -- the module ------------------------------------------------------------------------
-    def forward(self, question: str) -> dspy.Prediction:
+    def forward(self, question: str, company: str | None = None) -> dspy.Prediction:
+        """Research ``question``; ``company`` is the company it is about when it names none."""
         started = time.monotonic()
         emit = EventEmitter(self.observer)
         saved = self.checkpoint or NO_CHECKPOINT
@@ -318,7 +319,8 @@ class ResearchProgram(dspy.Module):
         restored = plan is not None
         if plan is None:
             emit.emit("planning", detail="reading the question; choosing companies and periods")
-            plan = self._fold_compared(self._fold_fixed_years(self.planner(question=question)))
+            planned = self.planner(question=question, company=company)
+            plan = self._fold_compared(self._fold_fixed_years(planned))
             saved.save_plan(plan)
         emit.emit(
             "plan", detail=", ".join(plan.labels) + _scope_suffix(plan) + restored_suffix(restored)

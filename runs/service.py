@@ -244,7 +244,9 @@ class ResearchRun:
                 if self._traces is not None:
                     extra["callbacks"] = [*dspy.settings.callbacks, self._traces]
                 with dspy.context(lm=models.lm, adapter=models.adapter, **extra):
-                    prediction = self.research(question=self.question)
+                    prediction = self.research(
+                        question=self.question, company=self.request.settings.company
+                    )
                 self._commit()
                 metrics = report_metrics(prediction)
                 usage = lm_usage(self._lms, self._marks, self._agents)

@@ -73,6 +73,11 @@ class RunSettings(BaseSettings):
         None,
         description="grid store: a SQLite file, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
     )
+    company: str | None = Field(
+        None,
+        description="the company (ticker or name) a question that names none is about, as "
+        "when asking of one company's filings",
+    )
     max_probes: int = Field(5, ge=1, le=5, description="probes per slice of the question")
     max_rounds: int = Field(5, ge=1, le=5, description="research rounds per probe")
     figures: bool = Field(

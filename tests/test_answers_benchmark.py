@@ -92,6 +92,8 @@ def test_three_methods_scored_table_and_resume(
     assert all(r["lm_calls"] > 0 and r["tokens"] > 0 for r in by_method["program"])
     assert all(r["lm_calls"] == 1 for r in by_method["baseline"])
     assert all(r["lm_calls"] == 0 for r in by_method["facts"])
+    # The program is told each question's document's company (used if it names none).
+    assert [r["company_context"] for r in by_method["program"]] == ["MMM", "PEP", "MMM"]
 
     # The baseline's made-up citation is gone; the real one stays and resolves.
     for row in by_method["baseline"]:

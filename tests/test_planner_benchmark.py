@@ -43,18 +43,26 @@ def questions(tmp_path) -> Path:
     return path
 
 
+def rows_of(capsys) -> dict[str, dict]:
+    return {r["qid"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+
+
 def test_json_rows_score_each_plan_against_the_evidence_documents_cell(
     questions, sample_store_path, capsys
 ):
-    assert main(["--questions", str(questions), "--store", str(sample_store_path), "--json"]) == 0
-    rows = {r["qid"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    args = ["--questions", str(questions), "--store", str(sample_store_path), "--json"]
+    assert main(args) == 0
+    rows = rows_of(capsys)
     assert rows["q-fy"]["exact"] and rows["q-fy"]["planned"] == ["MMM FY2018 Q4"]
     trend = rows["q-trend"]
     assert (
         trend["exact"] and trend["trend"] and trend["planned"] == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
     )
     assert rows["q-glued"]["exact"] and rows["q-glued"]["gold"] == "PEP FY2023 Q1"
-    nobody = rows["q-nobody"]
+    # The question names no company: it is asked of its document, whose company is its context.
+    assert rows["q-nobody"]["exact"] and rows["q-nobody"]["planned"] == ["MMM FY2022 Q4"]
+    assert main([*args, "--no-company-context"]) == 0
+    nobody = rows_of(capsys)["q-nobody"]
     assert not nobody["exact"] and not nobody["among"]
     assert "No company in the question" in nobody["error"]
 
@@ -63,7 +71,7 @@ def test_the_table_reports_rates_by_type_and_form(questions, sample_store_path, 
     assert main(["--questions", str(questions), "--store", str(sample_store_path)]) == 0
     out = capsys.readouterr().out
     assert "| question type | n | exact | among | failed |" in out
-    assert "| all | 4 | 0.750 | 0.750 | 0.250 |" in out
+    assert "| all | 4 | 1.000 | 1.000 | 0.000 |" in out
     assert "| as-of | 2 |" in out
 
 

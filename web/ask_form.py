@@ -18,6 +18,7 @@ from runs.settings import field_bounds, field_default
 
 MODEL_RE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.:@/-]{1,160}")
 PROGRAM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+COMPANY_RE = re.compile(r"[A-Za-z0-9$][A-Za-z0-9 .&'-]{0,79}")
 MAX_QUESTION_FORM_CHARS = 20_000  # the run's own check (2,000 printable characters) comes after
 
 
@@ -32,6 +33,8 @@ class AskForm:
     program: str | None = None
     max_probes: int = field_default("max_probes")
     max_rounds: int = field_default("max_rounds")
+    #: The company a question that names none is about (a ticker or a name).
+    company: str | None = None
     #: Checked: the researcher may read URLs and search news in this run; unchecked (None):
     #: the server's own setting (``WISSEN_WEB_SOURCES``, off by default).
     web_sources: bool | None = None
@@ -68,6 +71,16 @@ def check_model(model: str | None, bundled: str) -> str | None:
     return model
 
 
+def check_company(company: str | None) -> str | None:
+    """``company`` if it reads as a ticker or a company name; the planner checks the grid."""
+    company = (company or "").strip()
+    if not company:
+        return None
+    if not COMPANY_RE.fullmatch(company):
+        raise AskRefused(f"{company[:80]!r} is not a ticker or company name such as MMM or 3M")
+    return company
+
+
 def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
     """The form's fields as an :class:`AskForm`, or :class:`AskRefused` saying what is wrong."""
     question = fields.get("question", "")
@@ -91,5 +104,6 @@ def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
         program=program,
         max_probes=bounded("max_probes"),
         max_rounds=bounded("max_rounds"),
+        company=check_company(fields.get("company")),
         web_sources=True if fields.get("web_sources") in ("on", "true", "1") else None,
     )

@@ -108,6 +108,7 @@ class RunControl:
                 program=program_path(form.program),
                 max_probes=form.max_probes,
                 max_rounds=form.max_rounds,
+                company=form.company,
                 web_sources=form.web_sources,
             )
         except RunError as exc:
