@@ -156,7 +156,7 @@ class SlicePlanner(dspy.Module):
                 if message not in unknown and not any(u.startswith(equity) for u in unknown):
                     unknown.append(message)
         context: list[str] = []
-        if not tickers and company:
+        if company and not tickers and not unknown:  # a company the grid lacks is still named
             tickers = [self._context_company(company, index, grid)]
             context = [f"{tickers[0]}: the question names no company; read as the run's company"]
         facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})

@@ -1,7 +1,8 @@
 """A question that names no company, asked of one company (``research ask --company``, the
 web form's company field, the benchmarks' document context): the planner reads it as about
-that company and says so in a Scope line; a question that names a company keeps its own;
-a context company the grid does not hold is a short error, as is no company at all."""
+that company and says so in a Scope line; a question that names a company keeps its own,
+even one the grid lacks; a context company the grid does not hold is a short error, as is
+no company at all."""
 
 from __future__ import annotations
 
@@ -43,6 +44,12 @@ def test_a_question_naming_a_company_keeps_its_own(cells):
     result = plan(cells, "What was PepsiCo's capital expenditure in FY2022?", "MMM")
     assert result.labels == ["PEP FY2022 Q4"]
     assert not any("run's company" in line for line in result.scope)
+
+
+def test_a_question_naming_a_company_the_grid_lacks_is_not_given_the_context(cells):
+    with pytest.raises(PlanningError) as err:
+        plan(cells, "How did Apple do in FY2022?", "MMM")
+    assert "Apple (AAPL) is not in the grid" in err.value.message
 
 
 def test_a_context_company_the_grid_lacks_is_a_short_error(cells):
