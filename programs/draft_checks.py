@@ -8,7 +8,8 @@ that fails one is sent back with the reason, in words the researcher can act on.
 :func:`floor_verdict` is code's floor under the reviewer's verdict, applied every round by
 :class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
 :func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
-dagger, and the last round always closes.
+dagger, and the last round always closes. :func:`pasted_verdict` sends back, before any
+reviewer, a draft that only pasted the evidence.
 """
 
 from __future__ import annotations
@@ -109,3 +110,22 @@ def floor_verdict(
             done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
         )
     return verdict
+
+
+#: What a researcher is told after a draft that pasted its evidence block instead of
+#: answering ("[1] AMCR 10-K FY2023 p.5: PART I Item 1. - Business …"): every pasted line is
+#: dropped, so nothing was left to review, though the block pasted often holds the answer.
+PASTED_DRAFT = (
+    "The draft pasted the evidence instead of answering. Answer the probe question in one or "
+    "two sentences of your own, each ending with the hit number of its page, such as [1]."
+)
+
+
+def pasted_verdict(copied_lines: int, answer: CitedAnswer) -> ReviewVerdict | None:
+    """Code's verdict on a draft that was nothing but pasted evidence (None otherwise): sent
+    back to be written, as no reviewer could judge an empty draft."""
+    if copied_lines and not answer.body.strip():
+        return ReviewVerdict(
+            follow_up_prompts=[PASTED_DRAFT], reason="the draft pasted the evidence"
+        )
+    return None

@@ -32,7 +32,7 @@ from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.answer_form import fit_to_question
 from programs.claim_check import check_figures
-from programs.draft_checks import floor_verdict
+from programs.draft_checks import floor_verdict, pasted_verdict
 from programs.drafts import VerifiedDraft, verify_draft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
@@ -80,6 +80,7 @@ class _ProbeRun:
     asked: str = ""  # every query searched so far, for follow_up_query
     insufficient: bool = False
     reason: str = ""
+    pasted: ReviewVerdict | None = None  # the last draft only pasted evidence: see _next_pages
 
     @property
     def label(self) -> str:
@@ -227,6 +228,7 @@ class ProbeLoop:
         checked, contradicting = check_figures(verified.answer, run.slice, run.figure, self.figures)
         verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
+        run.pasted = pasted_verdict(verified.copied_lines_dropped, answer)
         entry.update(
             draft=raw,
             verified_draft=answer.to_markdown(),
@@ -271,13 +273,15 @@ class ProbeLoop:
         ):
             verdict, queries = _follow_up_queries(verdict, run.asked)
         entry["verdict"] = verdict.model_dump()
-        run.emit.emit("verdict", run.label, run.title, _describe(verdict, number))
+        run.emit.emit("verdict", run.label, run.title, verdict.describe(number))
         return verdict, queries
 
     def _reviewer_verdict(
         self, run: _ProbeRun, verified: VerifiedDraft, number: int
     ) -> ReviewVerdict:
         answer = run.answer
+        if run.pasted and number < self.max_rounds:
+            return run.pasted
         if not answer.references.footnotes and number >= self.max_rounds:
             # An uncited draft in the last round closes as insufficient evidence whatever
             # a reviewer says (code's floor): no call to spend on it.
@@ -405,8 +409,9 @@ def _next_pages(run: _ProbeRun, number: int) -> list[str]:
     round searches the probe's question again (a follow-up is made a query only for a cited
     draft), and the same pages again gave the same uncited draft or a refusal. Over the next
     pages the draft starts afresh: shown the uncited draft, the model copied its claim (JPM's
-    "Consumer & Community had the highest net income" beside the table that said otherwise)."""
-    if number == 1 or run.answer.references.footnotes:
+    "Consumer & Community had the highest net income" beside the table that said otherwise);
+    after a draft that only pasted a page, the same pages are read again, that page first."""
+    if number == 1 or run.answer.references.footnotes or run.pasted:
         return []
     return list(run.tool.retrieved)
 
@@ -435,12 +440,3 @@ def _short(exc: BaseException) -> str:
     if isinstance(exc, LMUnavailable):
         return f"{type(exc).__name__}: {str(exc)[:200]}"
     return type(exc).__name__
-
-
-def _describe(verdict: ReviewVerdict, number: int) -> str:
-    if verdict.done:
-        state = "insufficient evidence" if verdict.insufficient_evidence else "accepted"
-    else:
-        state = f"{len(verdict.follow_up_prompts)} follow-up(s)"
-    suffix = "" if verdict.parsed else " (unparsed verdict)"
-    return f"round {number}: {state}{suffix}"

@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 
 class PlannerStage(Protocol):
     """:class:`programs.planner.SlicePlanner`: the slices to research (``plan.slices``) and
-    notes on what was assumed; raises ``PlanningError`` for a question it cannot plan."""
+    notes on what was assumed; raises ``PlanningError`` for a question it cannot plan.
+    ``company`` is the company a question that names none is about."""
 
-    def __call__(self, question: str) -> ResearchPlan: ...
+    def __call__(self, question: str, company: str | None = None) -> ResearchPlan: ...
 
 
 class ProbesStage(Protocol):

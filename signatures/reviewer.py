@@ -52,3 +52,11 @@ class ReviewVerdict(BaseModel):
     insufficient_evidence: bool = False
     parsed: bool = Field(default=True, description="false when the LM output was unusable")
     reason: str = ""
+
+    def describe(self, number: int) -> str:
+        """The verdict of round ``number`` as the live trace shows it."""
+        if self.done:
+            state = "insufficient evidence" if self.insufficient_evidence else "accepted"
+        else:
+            state = f"{len(self.follow_up_prompts)} follow-up(s)"
+        return f"round {number}: {state}" + ("" if self.parsed else " (unparsed verdict)")

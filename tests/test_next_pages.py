@@ -1,5 +1,7 @@
 """A round after a draft that could cite none of its pages writes a fresh draft from the next
-pages of the same search; a round after a cited draft revises it from the follow-up's search
+pages of the same search; a round after a cited draft revises it from the follow-up's search;
+a round after a draft that only pasted its evidence reads the same pages again, told to
+answer in its own words, with no reviewer asked about the empty draft
 (``programs.probe_loop``)."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.cells import SliceRef
+from programs.draft_checks import PASTED_DRAFT
 from programs.probe_loop import ProbeLoop
 from retrieval.search.tools import EquitySearchTool
 from retrieval.store import GridFilter
@@ -43,8 +46,9 @@ class _Researcher:
     """Searches the round's query as the real researcher's first step does; drafts uncited
     in the rounds listed in ``uncited``, else cites its first page."""
 
-    def __init__(self, uncited: set[int]) -> None:
+    def __init__(self, uncited: set[int], pasted: frozenset[int] = frozenset()) -> None:
         self.uncited = uncited
+        self.pasted = pasted
         self.shown: list[list[str]] = []
         self.queries: list[str] = []
         self.shown_drafts: list[tuple[str, str]] = []
@@ -65,6 +69,12 @@ class _Researcher:
         self.shown_drafts.append((previous_draft, reviewer_feedback))
         if len(self.shown) in self.uncited:
             return dspy.Prediction(answer_markdown="3M invests in its plants.")
+        if len(self.shown) in self.pasted:  # the evidence block, header and all
+            hit = tool.retrieved[hits[0]["uid"]]
+            rows = "\n".join(hit.text.splitlines()[:4])
+            return dspy.Prediction(
+                answer_markdown=f"[1] MMM 10-K FY2022 p.{hit.page_index + 1}: {rows}"
+            )
         return dspy.Prediction(
             answer_markdown=f"3M reports its capital spending {hits[0]['cite']}."
         )
@@ -73,18 +83,26 @@ class _Researcher:
 class _Reviewer:
     """Asks for one more round after the first, then accepts."""
 
+    def __init__(self) -> None:
+        self.rounds: list[int] = []
+
     def __call__(self, *, round_number: int, **_: Any) -> ReviewVerdict:
+        self.rounds.append(round_number)
         if round_number == 1:
             return ReviewVerdict(done=False, follow_up_prompts=[FOLLOW_UP])
         return ReviewVerdict(done=True)
 
 
-def _rounds(searcher, uncited: set[int]) -> _Researcher:
-    researcher = _Researcher(uncited)
-    loop = ProbeLoop(researcher, _Reviewer(), searcher, max_rounds=2, k=3)  # type: ignore[arg-type]
+def _loop(searcher, uncited: set[int], pasted: frozenset[int] = frozenset()):
+    """The researcher and reviewer of a two-round probe, and its outcome."""
+    researcher, reviewer = _Researcher(uncited, pasted), _Reviewer()
+    loop = ProbeLoop(researcher, reviewer, searcher, max_rounds=2, k=3)  # type: ignore[arg-type]
     probe = Probe(probe_title="The question", probe_question=QUERY)
-    loop.run(QUERY, SliceRef(ticker="MMM", fy=2022, fq=4), probe, 1)
-    return researcher
+    return researcher, reviewer, loop.run(QUERY, SliceRef(ticker="MMM", fy=2022, fq=4), probe, 1)
+
+
+def _rounds(searcher, uncited: set[int]) -> _Researcher:
+    return _loop(searcher, uncited)[0]
 
 
 def _ranked(searcher, query: str, k: int) -> list[str]:
@@ -106,3 +124,16 @@ def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searche
     assert researcher.shown[1] == _ranked(searcher, follow_up, 3)
     previous, feedback = researcher.shown_drafts[1]
     assert "capital spending [1]" in previous and "segment" in feedback
+
+
+def test_a_round_after_a_pasted_draft_reads_the_same_pages_in_its_own_words(searcher):
+    researcher, reviewer, outcome = _loop(searcher, uncited=set(), pasted=frozenset({1}))
+    ranked = _ranked(searcher, QUERY, 3)
+    assert researcher.shown == [ranked, ranked]  # the pasted page is read again
+    assert researcher.shown_drafts[1] == ("", f"- {PASTED_DRAFT}")
+    assert reviewer.rounds == [2]  # nothing was left of round 1 to review
+    first = outcome.record["rounds"][0]
+    assert first["verdict"]["reason"] == "the draft pasted the evidence"
+    assert first["copied_lines_dropped"] > 0
+    answer = outcome.answer
+    assert not answer.insufficient_evidence and "capital spending" in answer.answer.body
