@@ -199,6 +199,15 @@ class CitedAnswer(BaseModel):
     def to_markdown(self) -> str:
         return render_cited_answer(self)
 
+    def cited_only(self) -> CitedAnswer:
+        """This answer without the footnotes its body no longer marks: a check that removes
+        a sentence leaves its footnote, and an answer of footnotes alone cites nothing."""
+        marked = {n for _, numbers in iter_markers(self.body) for n in numbers}
+        kept = [f for f in self.references.footnotes if f.number in marked]
+        if len(kept) == len(self.references.footnotes):
+            return self
+        return self.model_copy(update={"references": ReferenceList(footnotes=kept)})
+
     @classmethod
     def from_markdown(cls, markdown: str) -> CitedAnswer:
         return parse_cited_answer(markdown)

@@ -25,7 +25,12 @@ from citations.sentences import split_sentences, without_units_and_followers
 from domain.cells import SliceRef
 from domain.periods import mentioned_years
 from metrics.numbers import NumberToken, extract_numbers
-from programs.figure_check import THRESHOLD, drop_contradicting_in_slice, same_kind, states_figure
+from programs.figure_check import (
+    drop_contradicting_in_slice,
+    not_the_figure,
+    same_kind,
+    states_figure,
+)
 from programs.figures import Figures, outside_the_statements
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import company_mentions
@@ -55,13 +60,10 @@ def _in_the_slice_year(text: str, ref: SliceRef) -> bool:
 
 
 def _values_of_kind(text: str, figure: Figure) -> list[NumberToken]:
-    """The numbers the sentence states of the figure's kind (a % for a %), benchmarks aside
-    (years are no numbers to :func:`metrics.numbers.extract_numbers`)."""
-    return [
-        t
-        for t in extract_numbers(text)
-        if same_kind(t, figure) and not THRESHOLD.search(text[: t.start])
-    ]
+    """The numbers the sentence states of the figure's kind (a % for a %), benchmarks and
+    effects on it aside (years are no numbers to :func:`metrics.numbers.extract_numbers`)."""
+    numbers = extract_numbers(text)
+    return [t for t in numbers if same_kind(t, figure) and not not_the_figure(text, t)]
 
 
 def misstated_figures(
@@ -107,11 +109,12 @@ def check_figures(
 ) -> tuple[CitedAnswer, int]:
     """A researched probe's draft held to its slice's statements: less the sentences that
     contradict the question's computed ``figure`` (:mod:`programs.figure_check`) and those
-    that misstate another statement figure of the company; and how many went."""
+    that misstate another statement figure of the company, with the footnotes only they
+    marked; and how many went."""
     dropped = 0
     if figure is not None:
         answer, dropped = drop_contradicting_in_slice(answer, [figure])
     if figures is not None:
         answer, misstated = drop_misstated_figures(answer, ref, figures, load_companies())
         dropped += misstated
-    return answer, dropped
+    return (answer.cited_only() if dropped else answer), dropped

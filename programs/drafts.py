@@ -114,7 +114,7 @@ def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
     fabricated = [f"[{n}]" for n in draft.unknown]
     fabricated += [f.citation.uid for f in checked.fabricated]
     return VerifiedDraft(
-        answer=answer,
+        answer=answer.cited_only() if misquoted else answer,  # a misquote's page goes with it
         fabricated=fabricated,
         dangling_markers=checked.dangling_markers,
         copied_lines_dropped=copied,

@@ -23,6 +23,7 @@ are the calculator's lines, appended by code.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 
@@ -43,6 +44,30 @@ THRESHOLD = re.compile(
     r"at least|at most|at or (?:above|below)|threshold of|benchmark of)\s*\$?$",
     re.IGNORECASE,
 )
+#: A number the size of an effect on the figure, not the figure: "declines in respirator
+#: demand impacted operating margins by 0.3 percent" answers what drove a margin that fell
+#: 1.7 points; so does "a 40 basis point headwind".
+_EFFECT_BEFORE = re.compile(
+    r"\b(?:impact(?:s|ed|ing)?|headwinds?|tailwinds?|contribut\w+|benefit(?:s|ed|ing)?|"
+    r"weigh(?:s|ed|ing)? on|hurt|drag(?:s|ged|ging)?)\b[^.;]{0,60}$",
+    re.IGNORECASE,
+)
+_EFFECT_AFTER = re.compile(
+    r"^\s*(?:percentage\s+points?|points?|pts|bps|basis\s+points)?\s*(?:of\s+)?"
+    r"(?:headwinds?|tailwinds?|impact|drag|benefit|contribution)\b",
+    re.IGNORECASE,
+)
+
+
+def not_the_figure(text: str, token: NumberToken) -> bool:
+    """Whether ``token`` gives something else than a figure ``text`` names: a benchmark the
+    figure is compared with ("a quick ratio below 1"), or the size of an effect on it."""
+    before = text[: token.start]
+    return bool(
+        THRESHOLD.search(before)
+        or _EFFECT_BEFORE.search(before)
+        or _EFFECT_AFTER.match(text[token.end :])
+    )
 
 
 def _title_words(title: str) -> set[str]:
@@ -50,8 +75,15 @@ def _title_words(title: str) -> set[str]:
 
 
 def states_figure(token: NumberToken, figure: Figure) -> bool:
-    """Whether the number, read as written (format and scale), is the figure's value."""
-    return any(close(r, abs(figure.value)) for r in readings(token))
+    """Whether the number, read as written (format and scale), is the figure's value, within
+    the rounding it was written to (at most 5%): "-1.7%" states a change of -0.0174 and
+    "$1.7 billion" capex of $1,749 million, which 1% relative would not cover."""
+    target = abs(figure.value)
+    for reading in readings(token):
+        shift = round(math.log10(abs(token.value) / reading)) if reading and token.value else 0
+        if close(reading, target, decimals=token.decimals + shift):
+            return True
+    return False
 
 
 def same_kind(token: NumberToken, figure: Figure) -> bool:
@@ -235,7 +267,7 @@ def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
     amounts = [
         t
         for t in extract_numbers(text)
-        if any(same_kind(t, f) for f in about) and not THRESHOLD.search(text[: t.start])
+        if any(same_kind(t, f) for f in about) and not not_the_figure(text, t)
     ]
     return bool(amounts) and not all(any(states_figure(t, f) for f in about) for t in amounts)
 

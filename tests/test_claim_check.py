@@ -91,7 +91,9 @@ def test_a_quarter_slice_is_not_checked(figures):
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=40)
 @given(
-    form=st.sampled_from(["$1,577 million", "$1.577 billion", "$1,577m", "1,577 million dollars"]),
+    form=st.sampled_from(
+        ["$1,577 million", "$1.577 billion", "$1,577m", "1,577 million dollars", "$1.6 billion"]
+    ),
     verb=st.sampled_from(["was", "came to", "amounted to", "totalled"]),
 )
 def test_the_facts_value_in_any_form_is_never_dropped(figures, form, verb):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import dspy
 from scripted_lm import ScriptedLM
 
-from citations.markup import CitedAnswer
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
+from domain.cells import SliceRef
+from programs.claim_check import check_figures
 from programs.figure_check import drop_contradicting_in_slice
 from programs.research_program import ResearchProgram, ResearchSettings
 from signatures.synthesiser import Figure
@@ -29,6 +31,46 @@ def test_a_sentence_giving_the_slices_figure_another_value_is_removed():
     assert "The quick ratio was 0.54¹." in kept.body
     assert "$9,963 million" in kept.body  # another figure: not the quick ratio's to judge
     assert "below 1 means" in kept.body  # a benchmark the figure is compared with stays
+
+
+MARGIN_CHANGE = Figure(
+    title="Change in operating margin", period="FY2022", value=-0.01739, unit="ratio", text="-1.7%"
+)
+
+
+def test_a_drivers_effect_on_the_figure_and_its_rounded_value_are_not_another_value():
+    """What drove a margin that fell 1.7 points: a driver's effect of 0.3 points is not the
+    change, and "-1.7%" is code's own figure rounded (2% off the value, within its decimal)."""
+    kept_sentences = [
+        "The change in operating margin was driven by declines in respirator demand, "
+        "negatively impacting operating margins by 0.3 percent¹.",
+        "Pricing was a 0.5 percentage point tailwind to the change in operating margin¹.",
+        "The change in operating margin in FY2022 was -1.7%¹.",
+    ]
+    wrong = "The change in operating margin in FY2022 was -0.3%¹."
+    answer = CitedAnswer(body=" ".join([*kept_sentences, wrong]))
+    kept, removed = drop_contradicting_in_slice(answer, [MARGIN_CHANGE])
+    assert removed == 1 and wrong not in kept.body
+    assert all(sentence in kept.body for sentence in kept_sentences)
+
+
+def test_a_removed_sentence_takes_the_footnote_only_it_marked():
+    def foot(number: int) -> Footnote:
+        page = Citation(
+            uid=f"{number:012d}", doc_label="MMM 10-K FY2022", page_index=number, page_id=number
+        )
+        return Footnote(number=number, citation=page)
+
+    answer = CitedAnswer(
+        body="The change in operating margin in FY2022 was -0.3%². Sales fell 3%¹.",
+        references=ReferenceList(footnotes=[foot(1), foot(2)]),
+    )
+    ref = SliceRef(ticker="MMM", fy=2022, fq=4)
+    checked, removed = check_figures(answer, ref, MARGIN_CHANGE, None)
+    assert removed == 1 and checked.body == "Sales fell 3%¹."
+    assert [f.number for f in checked.references.footnotes] == [1]
+    untouched, none = check_figures(checked, ref, MARGIN_CHANGE, None)
+    assert none == 0 and untouched == checked
 
 
 def test_a_researched_probe_beside_a_figure_never_prints_another_value(searcher):
