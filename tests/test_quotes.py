@@ -7,7 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations.markup import CitedAnswer
+from programs.drafts import verify_draft
 from programs.quotes import drop_copied_lines, drop_misquoted, is_copied
+from retrieval.search.hybrid import Hit
 
 PAGE = (
     "Consolidated Performance Summary\n2021\n2020\nGross profit\n10,573\n10,048\n"
@@ -94,3 +96,37 @@ def test_only_the_pages_own_number_makes_the_sentence_a_quote(year):
     sentence = f"No qualified pension plans contributions are expected to be made in {year}.¹"
     _, dropped = drop_misquoted(CitedAnswer(body=sentence), [PENSIONS])
     assert dropped == (0 if year == 2022 else 1)
+
+
+class _Tool:
+    """The two pages a probe retrieved, under hit numbers [1] and [2]."""
+
+    def __init__(self, *texts: str) -> None:
+        self.retrieved = {
+            f"{n:012x}": Hit(
+                uid=f"{n:012x}",
+                page_id=n,
+                doc_label="VZ 10-K FY2021",
+                doc_name="VZ_2021_10K",
+                ticker="VZ",
+                fy=2021,
+                fq=4,
+                doc_type="10-K",
+                page_index=n,
+                score=1.0,
+                text=text,
+            )
+            for n, text in enumerate(texts, start=1)
+        }
+        self.numbers = {uid: n for n, uid in enumerate(self.retrieved, start=1)}
+
+
+def test_a_misquote_leaves_with_the_page_only_it_cited():
+    tool = _Tool(PENSIONS, PAGE)
+    draft = (
+        "No qualified pension plans contributions are expected to be made in 2024 [1]. "
+        "Verizon's gross profit rate declined in fiscal 2021 on supply chain costs [2]."
+    )
+    verified = verify_draft(draft, tool)  # type: ignore[arg-type]
+    assert verified.misquoted_dropped == 1 and "2024" not in verified.answer.body
+    assert [f.citation.uid for f in verified.answer.references.footnotes] == [f"{2:012x}"]
