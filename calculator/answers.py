@@ -7,18 +7,21 @@ from __future__ import annotations
 from calculator.choice import Presentation
 from calculator.result import Calculation
 
-_DEFAULT_DECIMALS = {"percent": 1, "ratio": 2, "days": 2, "per_share": 2}
+_DEFAULT_DECIMALS = {"percent": 1, "points": 1, "ratio": 2, "days": 2, "per_share": 2}
 
 
 def format_value(calculation: Calculation, presentation: Presentation) -> str:
-    """``24.3%``, ``1.33``, ``42.69 days``, ``$1,577 million``, ``$8.70 billion``."""
+    """``24.3%``, ``-1.7 percentage points``, ``1.33``, ``42.69 days``, ``$1,577 million``,
+    ``$8.70 billion``."""
     display = presentation.display
     decimals = presentation.decimals
     value = calculation.value
-    if calculation.unit in ("USD", "shares") and display in ("percent", "ratio", "days"):
+    if calculation.unit in ("USD", "shares") and display in ("percent", "points", "ratio", "days"):
         display = "amount"  # an amount asked "as a %" is still an amount
-    if display == "percent":
-        return f"{value * 100:,.{_DEFAULT_DECIMALS['percent'] if decimals is None else decimals}f}%"
+    if display in ("percent", "points"):
+        places = _DEFAULT_DECIMALS[display] if decimals is None else decimals
+        unit = "%" if display == "percent" else " percentage points"
+        return f"{value * 100:,.{places}f}{unit}"
     if display in ("ratio", "days"):
         text = f"{value:,.{_DEFAULT_DECIMALS[display] if decimals is None else decimals}f}"
         return f"{text} days" if display == "days" else text

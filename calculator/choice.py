@@ -52,7 +52,7 @@ _SPAN = r"(\d+|one|two|three|four|five|ten)[- ]year"
 class Presentation:
     """How a figure is to be stated: display kind, decimals, scale for amounts."""
 
-    display: str  # percent | ratio | amount | days | per_share
+    display: str  # percent | points (a percentage's change) | ratio | amount | days | per_share
     decimals: int | None = None
     scale: float = 1e6
     scale_word: str = "million"
@@ -288,12 +288,14 @@ def _presentation(text: str, formula: str, defined: dict[str, str], how: str) ->
         decimals = int(_WORD_NUMBERS.get(found.group(1), found.group(1)))
     elif re.search(r"nearest (?:whole|integer)|whole number", text):
         decimals = 0
+    metric = METRICS_BY_NAME.get(formula.split("[")[0])
+    if how == "change" and metric and metric.display == "percent":
+        return Presentation("points", decimals)  # a margin's change: 20.8% to 19.1%, -1.7 points
     if re.search(r"\bpercent|%|percentage|in units of percents", text) or how in (
         "relative change",
         "compound annual growth",
     ):
         return Presentation("percent", decimals)
-    metric = METRICS_BY_NAME.get(formula.split("[")[0])
     if metric:
         if metric.display == "amount":
             return _amount(text, decimals)

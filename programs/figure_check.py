@@ -77,8 +77,9 @@ def _title_words(title: str) -> set[str]:
 def states_figure(token: NumberToken, figure: Figure) -> bool:
     """Whether the number, read as written (format and scale), is the figure's value, within
     the rounding it was written to (at most 5%): "-1.7%" states a change of -0.0174 and
-    "$1.7 billion" capex of $1,749 million, which 1% relative would not cover."""
-    target = abs(figure.value)
+    "$1.7 billion" capex of $1,749 million, which 1% relative would not cover. A margin's
+    change is written in percentage points ("-1.7 percentage points" of -0.0174)."""
+    target = abs(figure.value) * (100 if figure.text.endswith(" percentage points") else 1)
     for reading in readings(token):
         shift = round(math.log10(abs(token.value) / reading)) if reading and token.value else 0
         if close(reading, target, decimals=token.decimals + shift):

@@ -173,6 +173,8 @@ def test_refusals():
         ("What is Contoso's FY2021 current ratio?", "1.30"),
         ("What is Contoso's FY2021 DSO?", "57.79 days"),
         ("What is Contoso's FY2021 diluted EPS?", "$1.70 per share"),
+        # A margin's change is a difference of percentages: percentage points, not percent.
+        ("What was the change in Contoso's operating margin in FY2021?", "5.0 percentage points"),
     ],
 )
 def test_presentation(question, expected):

@@ -54,6 +54,14 @@ def test_a_drivers_effect_on_the_figure_and_its_rounded_value_are_not_another_va
     assert all(sentence in kept.body for sentence in kept_sentences)
 
 
+def test_a_margins_change_in_percentage_points_is_stated_in_points():
+    points = MARGIN_CHANGE.model_copy(update={"text": "-1.7 percentage points"})
+    right = "The change in operating margin was a fall of 1.7 percentage points¹."
+    wrong = "The change in operating margin was a fall of 0.3 percentage points¹."
+    kept, removed = drop_contradicting_in_slice(CitedAnswer(body=f"{right} {wrong}"), [points])
+    assert removed == 1 and kept.body.strip() == right
+
+
 def test_a_removed_sentence_takes_the_footnote_only_it_marked():
     def foot(number: int) -> Footnote:
         page = Citation(
