@@ -125,7 +125,20 @@ def _example(name: str, row: dict[str, Any]) -> dspy.Example:
     fields = dict(row)
     if name == "reports":
         fields["answer"] = facts_answer(row["facts"])
+    if company := _document_company(name, row):
+        # FinanceBench asks every question of one filing: its company is the run's company,
+        # used by a question that names none, as the answer benchmark gives it.
+        fields["company"] = company
+        return dspy.Example(**fields).with_inputs("question", "company")
     return dspy.Example(**fields).with_inputs("question")
+
+
+def _document_company(name: str, row: dict[str, Any]) -> str | None:
+    """The ticker of a FinanceBench question's document (None for rows of other sets)."""
+    if name != "financebench" and row.get("grid") != "financebench":
+        return None
+    cells = row.get("slices") or row.get("expected_slices") or []
+    return cells[0]["ticker"] if cells else None
 
 
 def load_examples(

@@ -53,9 +53,9 @@ class PlannerProgram(dspy.Module):
         super().__init__()
         self.planner = planner
 
-    def forward(self, question: str) -> dspy.Prediction:
+    def forward(self, question: str, company: str | None = None) -> dspy.Prediction:
         try:
-            plan = self.planner(question=question)
+            plan = self.planner(question=question, company=company)
         except PlanningError as exc:  # nothing to research is a plan too: empty, with the why
             plan = ResearchPlan(question=question, unknown=[str(exc)])
         return dspy.Prediction(plan=plan)

@@ -291,12 +291,21 @@ def test_load_rows_filters_by_split_and_limit_and_returns_copies():
 
 
 @pytest.mark.parametrize("name", EVALSETS)
-def test_load_examples_have_question_as_their_only_input(name):
-    examples = load_examples(name, "test", limit=5)
-    assert len(examples) == 5
+def test_load_examples_have_the_question_and_a_financebench_documents_company(name):
+    """The question is the input; a FinanceBench question, asked of one filing, also has
+    its document's company (used only when the question names none)."""
+    examples = load_examples(name, "test")
+    assert examples
     for example in examples:
         assert isinstance(example, dspy.Example)
-        assert set(example.inputs().keys()) == {"question"}
+        if example.get("grid") == "financebench" or name == "financebench":
+            cells = example.get("slices") or example.get("expected_slices")
+            assert example.inputs().toDict() == {
+                "question": example.question,
+                "company": cells[0]["ticker"],
+            }
+        else:
+            assert set(example.inputs().keys()) == {"question"}
 
 
 def test_load_examples_carry_a_gold_answer():
