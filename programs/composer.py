@@ -47,6 +47,7 @@ from programs.figure_table import (
     figure_verdicts,
     formula_notes,
     series_lines,
+    slice_figures,
     trend_verdicts,
     with_figure_citations,
 )
@@ -173,6 +174,12 @@ def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> Cit
     return merged
 
 
+def _figure_uids(slices: Sequence[SliceReport]) -> list[str]:
+    """The pages of every slice's figures, in first-seen order."""
+    uids = (u for report in slices for f in slice_figures(report) for u in f.uids)
+    return list(dict.fromkeys(uids))
+
+
 @dataclass
 class _Findings:
     """Every slice's findings under one numbering, with code's figures cited in it."""
@@ -201,16 +208,29 @@ class _Answer:
 
 
 def _findings_section(
-    report: SliceReport, slices: Sequence[SliceReport], companies: Sequence[Company]
+    report: SliceReport,
+    slices: Sequence[SliceReport],
+    companies: Sequence[Company],
+    trends: Sequence[str] = (),
 ) -> CitedAnswer:
     """A slice's findings: its summary, or its probes' cited answers when the summary cites
     nothing (a synthesis that failed); prose that cites nothing is not a finding, so a slice
     without one citation says that plainly instead of showing unsupported text. A sentence
-    ranking two companies against their figures goes (:func:`drop_misranked`)."""
+    ranking two companies against their figures goes (:func:`drop_misranked`), and so does
+    one opening with the other yes/no than code's verdict on the figure's trend: "Yes, gross
+    margin improved" beside a margin that fell from 53.3% to 53.0%."""
     summary_cites = _cites(report.summary.body)
     source = report.summary if summary_cites else report.answer
     if len(slices) > 1:
         source = drop_misranked(source, slices, companies)
+    opposing = [
+        s
+        for s in split_sentences(source.body)
+        if not s.in_table and any(opposes(s.text, v) for v in trends)
+    ]
+    if opposing:
+        body = without_units_and_followers(source.body, opposing)
+        source = source.model_copy(update={"body": body}).cited_only()
     text = _EMPTY_HEADING.sub("", source.body.strip() + "\n").strip()
     if not (text and source.references.footnotes):
         text = NO_CITED_FINDINGS
@@ -219,11 +239,17 @@ def _findings_section(
 
 
 def _gather_findings(
-    slices: Sequence[SliceReport], question: str, companies: Sequence[Company]
+    slices: Sequence[SliceReport],
+    question: str,
+    companies: Sequence[Company],
+    sectors: dict[str, str],
 ) -> _Findings:
     """Every slice's findings under one numbering; the answer to the question as asked, when
     it stands as one (:func:`_answer_to_the_question`), is numbered first, as it is shown."""
-    sections = [_findings_section(s, slices, companies) for s in slices]
+    # Code's trend verdicts, for their direction only: every figure page numbered.
+    pages = {u: n for n, u in enumerate(_figure_uids(slices), start=1)}
+    trends = trend_verdicts(question, slices, pages, sectors)
+    sections = [_findings_section(s, slices, companies, trends) for s in slices]
     lead = _answer_to_the_question(slices, question)
     merged, parts = merge_parts([lead, *sections] if lead else sections)
     merged, figure_numbers = with_figure_citations(merged, slices)
@@ -337,7 +363,7 @@ class ReportComposer(dspy.Module):
     ) -> dspy.Prediction:
         """Findings -> answer (written, or code's figures) -> layout -> citations verified
         -> daggers -> notes."""
-        findings = _gather_findings(slices, question, self.companies)
+        findings = _gather_findings(slices, question, self.companies, self.sectors)
         answer = self._write_answer(question, slices, findings)
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)

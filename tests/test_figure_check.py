@@ -212,3 +212,28 @@ def with_references_stub(body: str) -> CitedAnswer:
     return CitedAnswer(
         body=body, references=ReferenceList(footnotes=[Footnote(number=2, citation=cite)])
     )
+
+
+def test_a_finding_opening_with_the_other_verdict_than_the_trend_is_removed():
+    """The later slice's researcher wrote "Yes, gross margin improved" of a margin that fell
+    from 68.2% to 67.3%: code's trend verdict is "No", and the findings drop the opening."""
+    from programs.composer import _gather_findings
+    from retrieval.companies import load_companies
+
+    def cited(report):  # the figure read from a statement page
+        probe = report.probe_answers[0]
+        figure = probe.figures[0].model_copy(update={"uids": [f"{report.slice.fy:012d}"]})
+        figured = probe.model_copy(update={"figures": [figure]})
+        return report.model_copy(update={"probe_answers": [figured]})
+
+    earlier, later = (cited(report) for report in _margin_slices())
+    said = "Yes, gross margin improved in FY2022². Costs of products sold rose²."
+    later = later.model_copy(update={"answer": with_references_stub(said)})
+    question = "Did JNJ's gross margin improve in FY2022?"
+    findings = _gather_findings([earlier, later], question, load_companies(), {})
+    assert "improved" not in findings.merged.body
+    assert "Costs of products sold rose" in findings.merged.body
+    asked_otherwise = _gather_findings(
+        [earlier, later], "What drove JNJ's gross margin in FY2022?", load_companies(), {}
+    )
+    assert "Yes, gross margin improved" in asked_otherwise.merged.body  # no verdict to oppose
