@@ -31,7 +31,7 @@ from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units, without_units_and_followers
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
-from programs.verdicts import FALLS, RISES, opposes
+from programs.verdicts import opposes, wrong_way
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
@@ -234,7 +234,8 @@ def _opposes(text: str, figures: Sequence[Figure]) -> bool:
 
 def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
     """Whether ``text`` moves a figure the other way than its periods' values do: "it
-    increased to 67.3%" of a gross margin that fell from 68.2% to 67.3%. Only a movement
+    increased to 67.3%" or "improved … to 67.3%" of a gross margin that fell from 68.2% to
+    67.3% (:func:`programs.verdicts.wrong_way`). Only a movement
     that lands on the later figure ("… to 67.3%") is read, so a sentence on something else
     that rose (costs, while the margin fell) is left alone."""
     series: dict[str, list[Figure]] = {}
@@ -245,8 +246,8 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
         for before, after in itertools.pairwise(points):
             if before.value == after.value:
                 continue
-            wrong_way = FALLS if after.value > before.value else RISES
-            for word in wrong_way.finditer(text):
+            words = wrong_way(after.title, rose=after.value > before.value)
+            for word in (w for pattern in words for w in pattern.finditer(text)):
                 clause = re.split(r"[.;]\s|,\s(?:while|but|and|whereas)\b", text[word.end() :])[0]
                 landing = re.search(r"\bto\s+", clause[:80])
                 if landing is None:

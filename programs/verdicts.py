@@ -124,6 +124,16 @@ RISES = re.compile(r"\b(?:increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b
 FALLS = re.compile(r"\b(?:decreas\w*|declin\w*|f[ae]ll\w*|drop\w*|lower|shr[iau]nk\w*)\b", re.I)
 
 
+def wrong_way(title: str, rose: bool) -> tuple[re.Pattern[str], ...]:
+    """The words that move the figure ``title`` the other way than it went: a fall for a
+    rise, and, for a figure analysts read one way (:data:`BETTER_WHEN`), "improved" for a
+    margin that fell or "worsened" for one that rose."""
+    words = [FALLS if rose else RISES]
+    if better := BETTER_WHEN.get(title.strip().lower()):
+        words.append(_WORSE if rose == (better == "higher") else _BETTER)
+    return tuple(words)
+
+
 def _names(question: str, title: str) -> bool:
     """Whether ``question`` names the figure ``title``, "total" left out as people leave it
     ("has it increased its debt" names total debt)."""
