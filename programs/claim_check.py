@@ -24,13 +24,7 @@ from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units_and_followers
 from domain.cells import SliceRef
 from domain.periods import mentioned_years
-from metrics.numbers import NumberToken, extract_numbers
-from programs.figure_check import (
-    drop_contradicting_in_slice,
-    not_the_figure,
-    same_kind,
-    states_figure,
-)
+from programs.figure_check import drop_contradicting_in_slice, stated_values, states_figure
 from programs.figures import Figures, outside_the_statements
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import company_mentions
@@ -59,13 +53,6 @@ def _in_the_slice_year(text: str, ref: SliceRef) -> bool:
     return set(mentioned_years(text)) <= {ref.fy}
 
 
-def _values_of_kind(text: str, figure: Figure) -> list[NumberToken]:
-    """The numbers the sentence states of the figure's kind (a % for a %), benchmarks and
-    effects on it aside (years are no numbers to :func:`metrics.numbers.extract_numbers`)."""
-    numbers = extract_numbers(text)
-    return [t for t in numbers if same_kind(t, figure) and not not_the_figure(text, t)]
-
-
 def misstated_figures(
     answer: CitedAnswer, ref: SliceRef, figures: Figures, companies: Sequence[Company]
 ) -> list[tuple[str, Figure]]:
@@ -84,7 +71,7 @@ def misstated_figures(
         if computed is None:
             continue
         figure = computed[1]
-        stated = _values_of_kind(text, figure)
+        stated = stated_values(text, [figure])
         if stated and not any(states_figure(t, figure) for t in stated):
             wrong.append((text, figure))
     return wrong

@@ -174,6 +174,17 @@ def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> Cit
     return merged
 
 
+def _without_opposing(body: str, trends: Sequence[str]) -> str:
+    """``body`` less the prose sentences opening with the other yes/no than one of code's
+    trend verdicts, and the uncited ones pointing back at them (unchanged when none does)."""
+    opposing = [
+        s
+        for s in split_sentences(body)
+        if not s.in_table and any(opposes(s.text, v) for v in trends)
+    ]
+    return without_units_and_followers(body, opposing) if opposing else body
+
+
 def _figure_uids(slices: Sequence[SliceReport]) -> list[str]:
     """The pages of every slice's figures, in first-seen order."""
     uids = (u for report in slices for f in slice_figures(report) for u in f.uids)
@@ -223,13 +234,7 @@ def _findings_section(
     source = report.summary if summary_cites else report.answer
     if len(slices) > 1:
         source = drop_misranked(source, slices, companies)
-    opposing = [
-        s
-        for s in split_sentences(source.body)
-        if not s.in_table and any(opposes(s.text, v) for v in trends)
-    ]
-    if opposing:
-        body = without_units_and_followers(source.body, opposing)
+    if (body := _without_opposing(source.body, trends)) != source.body:
         source = source.model_copy(update={"body": body}).cited_only()
     text = _EMPTY_HEADING.sub("", source.body.strip() + "\n").strip()
     if not (text and source.references.footnotes):
@@ -292,12 +297,7 @@ def _open_with_verdicts(
     trends = trend_verdicts(question, slices, numbers, sectors)
     verdicts = [v for v in figure_verdicts(slices, numbers) + trends if v not in said]
     if answer.cited and verdicts:
-        opposing = [
-            s
-            for s in split_sentences(said)
-            if not s.in_table and any(opposes(s.text, v) for v in trends)
-        ]
-        kept = without_units_and_followers(said, opposing) if opposing else said
+        kept = _without_opposing(said, trends)
         body = " ".join(verdicts) + "\n\n" + kept.lstrip()
         answer.prose = answer.prose.model_copy(update={"body": body})
 

@@ -59,7 +59,18 @@ _EFFECT_AFTER = re.compile(
 )
 
 
-def not_the_figure(text: str, token: NumberToken) -> bool:
+def stated_values(text: str, figures: Sequence[Figure]) -> list[NumberToken]:
+    """The numbers ``text`` states of the kind of one of ``figures`` (a % for a %), benchmarks
+    and effects on a figure aside (years are no numbers to
+    :func:`metrics.numbers.extract_numbers`): what may state or contradict a figure."""
+    return [
+        t
+        for t in extract_numbers(text)
+        if any(same_kind(t, f) for f in figures) and not _not_the_figure(text, t)
+    ]
+
+
+def _not_the_figure(text: str, token: NumberToken) -> bool:
     """Whether ``token`` gives something else than a figure ``text`` names: a benchmark the
     figure is compared with ("a quick ratio below 1"), or the size of an effect on it."""
     before = text[: token.start]
@@ -266,11 +277,7 @@ def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
     about = [f for f in figures if _title_words(f.title) <= words]
     if not about:
         return False
-    amounts = [
-        t
-        for t in extract_numbers(text)
-        if any(same_kind(t, f) for f in about) and not not_the_figure(text, t)
-    ]
+    amounts = stated_values(text, about)
     return bool(amounts) and not all(any(states_figure(t, f) for f in about) for t in amounts)
 
 
