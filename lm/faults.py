@@ -36,7 +36,7 @@ class RunDeadlineExceeded(LMUnavailable):
 
 
 class UnusableOutput(LMUnavailable):
-    """The model answered, twice, with output cut at max_tokens or with no content."""
+    """The model answered with no content, also when asked again."""
 
 
 class BadOutput(Exception):

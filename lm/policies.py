@@ -139,6 +139,7 @@ class FaultStats:
             return {
                 **{name: self.counts[name] for name in names},
                 "retries": self.counts["retries"],
+                "cut_kept": self.counts["cut_kept"],
                 "fallbacks": self.counts["fallbacks"],
                 "backoff_s": round(self.backoff_s, 3),
                 "faults": dict(sorted(self.faults.items())),

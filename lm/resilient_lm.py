@@ -13,11 +13,14 @@ is ours, counted and bounded:
   model of the fallback chain is tried with the same policy; when all are spent the call
   raises `LMUnavailable`, whose message says what each model answered;
 - a completion cut at max_tokens (`finish_reason="length"`) or with no content is retried
-  once without the cache (and the good answer overwrites the cached bad one); a second bad
-  one raises `UnusableOutput`. An answer that arrives whole but does not parse is the
-  adapter's business: `ChatAdapter` already retries it once in JSON (its JSONAdapter
-  fallback), and `UnusableOutput` is deliberately not an `AdapterParseError`, so the two
-  retries never stack;
+  once without the cache (and the good answer overwrites the cached bad one). A second
+  empty one raises `UnusableOutput`; a second cut one is kept and handed to the adapter,
+  which reads the fields it holds (a small model that pastes its evidence back runs into
+  the limit after a sentence of answer, and failing the step threw that sentence away).
+  A deterministic model gets no retry: the same prompt gives the same cut. An answer that
+  does not parse is the adapter's business: `ChatAdapter` already retries it once in JSON
+  (its JSONAdapter fallback), and `UnusableOutput` is deliberately not an
+  `AdapterParseError`, so an empty answer's retries and the adapter's never stack;
 - a run-wide `RunGuard` (call budget, wall-clock deadline) is checked before every request:
   once spent, calls raise `CallBudgetExceeded` / `RunDeadlineExceeded` at once, with no
   network, and each request's timeout is cut to the time left;
@@ -144,7 +147,13 @@ class _Call:
             self.guard.release()
             self.stats.add(requests=-1, cache_hits=1)
         kind = output_fault(result)
-        if kind is not None:
+        if kind == TRUNCATED and self.output_retries <= 0:
+            # No retry left (or none worth making): what arrived is the answer. The adapter
+            # reads the fields it holds; a cut last field is the agent's checks' business,
+            # and a reply cut before its fields still fails, as a parse error.
+            self.stats.fault(kind)
+            self.stats.add(cut_kept=1)
+        elif kind is not None:
             raise BadOutput(kind)
         if self.fresh and self.kwargs.get("cache", member.cache):
             # The bad answer the first attempt cached must not greet the next run too.

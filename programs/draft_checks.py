@@ -9,7 +9,7 @@ that fails one is sent back with the reason, in words the researcher can act on.
 :class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
 :func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
 dagger, and the last round always closes. :func:`pasted_verdict` sends back, before any
-reviewer, a draft that only pasted the evidence.
+reviewer, a draft that pasted its evidence.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import re
 
 from citations.markup import CitedAnswer
 from metrics.numbers import extract_numbers
+from programs.observations import HIT_HEADER_RE
 from signatures.reviewer import ReviewVerdict
 
 _YES = re.compile(r"(?:^|[.!?:]\s+|\n)\s*(?:\*\*)?yes\b", re.IGNORECASE)
@@ -121,10 +122,16 @@ PASTED_DRAFT = (
 )
 
 
-def pasted_verdict(copied_lines: int, answer: CitedAnswer) -> ReviewVerdict | None:
-    """Code's verdict on a draft that was nothing but pasted evidence (None otherwise): sent
-    back to be written, as no reviewer could judge an empty draft."""
-    if copied_lines and not answer.body.strip():
+def pasted_verdict(raw: str, copied_lines: int, answer: CitedAnswer) -> ReviewVerdict | None:
+    """Code's verdict on a draft that pasted its evidence (None otherwise): sent back to be
+    written, as no reviewer could judge an empty draft.
+
+    A draft that pasted an evidence block, hit header and all, is sent back even after a
+    sentence of its own: the model stopped answering to copy, commonly until its output was
+    cut, and the sentence before is a lead-in (a page's line restated), not an answer.
+    """
+    block = any(HIT_HEADER_RE.match(line) for line in raw.splitlines())
+    if copied_lines and (block or not answer.body.strip()):
         return ReviewVerdict(
             follow_up_prompts=[PASTED_DRAFT], reason="the draft pasted the evidence"
         )

@@ -80,7 +80,7 @@ class _ProbeRun:
     asked: str = ""  # every query searched so far, for follow_up_query
     insufficient: bool = False
     reason: str = ""
-    pasted: ReviewVerdict | None = None  # the last draft only pasted evidence: see _next_pages
+    pasted: ReviewVerdict | None = None  # the last draft pasted evidence: see _next_pages
 
     @property
     def label(self) -> str:
@@ -192,7 +192,9 @@ class ProbeLoop:
             run.emit.emit("search", run.label, run.title, f"{query!r} -> {len(hits)} page(s)")
 
         skip = _next_pages(run, number)  # and if any, a fresh draft: see _next_pages
-        previous = "" if skip else numbered_markdown(run.answer, run.tool.numbers)
+        # After a pasted draft, a fresh one too: its lead-in restated a page's line.
+        fresh = skip or run.pasted
+        previous = "" if fresh else numbered_markdown(run.answer, run.tool.numbers)
         feedback = [] if skip else run.feedback
         try:
             pred = self.researcher(
@@ -228,7 +230,7 @@ class ProbeLoop:
         checked, contradicting = check_figures(verified.answer, run.slice, run.figure, self.figures)
         verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
-        run.pasted = pasted_verdict(verified.copied_lines_dropped, answer)
+        run.pasted = pasted_verdict(raw, verified.copied_lines_dropped, answer)
         entry.update(
             draft=raw,
             verified_draft=answer.to_markdown(),
@@ -267,6 +269,7 @@ class ProbeLoop:
         queries: list[str] = []
         if (
             verdict is reviewed
+            and verdict is not run.pasted  # code's verdict: the same pages are read again
             and verdict.parsed
             and not verdict.done
             and run.answer.references.footnotes
@@ -410,7 +413,7 @@ def _next_pages(run: _ProbeRun, number: int) -> list[str]:
     draft), and the same pages again gave the same uncited draft or a refusal. Over the next
     pages the draft starts afresh: shown the uncited draft, the model copied its claim (JPM's
     "Consumer & Community had the highest net income" beside the table that said otherwise);
-    after a draft that only pasted a page, the same pages are read again, that page first."""
+    after a draft that pasted a page, the same pages are read again, that page first."""
     if number == 1 or run.answer.references.footnotes or run.pasted:
         return []
     return list(run.tool.retrieved)

@@ -38,7 +38,7 @@ from lm.faults import (
     fault_kind,
 )
 from lm.policies import FaultStats, RetryPolicy, RunGuard
-from lm.resilient_lm import ResilientLM
+from lm.resilient_lm import ResilientLM, RunResilience
 
 runner = CliRunner()
 QUESTION = "How did 3M's capital expenditure compare with PepsiCo's in FY2022, and what drove it?"
@@ -199,10 +199,29 @@ def test_truncated_output_is_retried_once_without_the_cache(fake_openai):
 
 def test_unusable_output_twice_propagates_without_a_json_retry(fake_openai):
     lm = ResilientLM(served_lm(fake_openai), policy=FAST)
-    fake_openai.queue("empty", "truncated")
-    with pytest.raises(UnusableOutput, match=r"truncated output .* also after 1 retry"):
+    fake_openai.queue("truncated", "empty")
+    with pytest.raises(UnusableOutput, match=r"empty output .* also after 1 retry"):
         ask(lm)
     assert fake_openai.requests == 2  # ChatAdapter's JSON fallback did not stack a third
+
+
+def test_an_output_cut_again_is_kept_and_read_as_far_as_it_goes(fake_openai):
+    whole = ask(ResilientLM(served_lm(fake_openai), policy=FAST))
+    lm = ResilientLM(served_lm(fake_openai), policy=FAST)
+    fake_openai.queue("truncated", "truncated")
+    cut = ask(lm, "What was 3M's capex in FY2022?")  # not the cached question
+    assert fake_openai.requests == 3  # the whole answer, then one cut and its one retry
+    assert cut and len(cut) < len(whole) and whole.startswith(cut.rstrip())
+    snap = lm.stats.snapshot()
+    assert snap["faults"] == {"truncated": 2} and snap["cut_kept"] == 1
+    assert snap["failed"] == 0 and snap["succeeded"] == 1
+
+
+def test_a_deterministic_model_is_not_asked_again_for_a_cut_output(fake_openai):
+    lm = RunResilience(policy=FAST).wrap(served_lm(fake_openai), deterministic=True)
+    fake_openai.queue("truncated")
+    assert ask(lm) and fake_openai.requests == 1
+    assert lm.stats.snapshot()["cut_kept"] == 1
 
 
 def test_the_call_budget_is_run_wide_and_exact_across_threads(fake_openai, second_server):

@@ -1,7 +1,7 @@
 """A round after a draft that could cite none of its pages writes a fresh draft from the next
 pages of the same search; a round after a cited draft revises it from the follow-up's search;
-a round after a draft that only pasted its evidence reads the same pages again, told to
-answer in its own words, with no reviewer asked about the empty draft
+a round after a draft that pasted its evidence (alone, or after a sentence) reads the same
+pages again, told to answer in its own words, with no reviewer asked about it
 (``programs.probe_loop``)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import dspy
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,9 +47,11 @@ class _Researcher:
     """Searches the round's query as the real researcher's first step does; drafts uncited
     in the rounds listed in ``uncited``, else cites its first page."""
 
-    def __init__(self, uncited: set[int], pasted: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self, uncited: set[int], pasted: frozenset[int] = frozenset(), lead: str = ""
+    ) -> None:
         self.uncited = uncited
-        self.pasted = pasted
+        self.pasted, self.lead = pasted, lead
         self.shown: list[list[str]] = []
         self.queries: list[str] = []
         self.shown_drafts: list[tuple[str, str]] = []
@@ -73,7 +76,7 @@ class _Researcher:
             hit = tool.retrieved[hits[0]["uid"]]
             rows = "\n".join(hit.text.splitlines()[:4])
             return dspy.Prediction(
-                answer_markdown=f"[1] MMM 10-K FY2022 p.{hit.page_index + 1}: {rows}"
+                answer_markdown=f"{self.lead}[1] MMM 10-K FY2022 p.{hit.page_index + 1}: {rows}"
             )
         return dspy.Prediction(
             answer_markdown=f"3M reports its capital spending {hits[0]['cite']}."
@@ -93,9 +96,9 @@ class _Reviewer:
         return ReviewVerdict(done=True)
 
 
-def _loop(searcher, uncited: set[int], pasted: frozenset[int] = frozenset()):
+def _loop(searcher, uncited: set[int], pasted: frozenset[int] = frozenset(), lead: str = ""):
     """The researcher and reviewer of a two-round probe, and its outcome."""
-    researcher, reviewer = _Researcher(uncited, pasted), _Reviewer()
+    researcher, reviewer = _Researcher(uncited, pasted, lead), _Reviewer()
     loop = ProbeLoop(researcher, reviewer, searcher, max_rounds=2, k=3)  # type: ignore[arg-type]
     probe = Probe(probe_title="The question", probe_question=QUERY)
     return researcher, reviewer, loop.run(QUERY, SliceRef(ticker="MMM", fy=2022, fq=4), probe, 1)
@@ -126,8 +129,13 @@ def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searche
     assert "capital spending [1]" in previous and "segment" in feedback
 
 
-def test_a_round_after_a_pasted_draft_reads_the_same_pages_in_its_own_words(searcher):
-    researcher, reviewer, outcome = _loop(searcher, uncited=set(), pasted=frozenset({1}))
+@pytest.mark.parametrize(
+    "lead",
+    ["", "3M's capital expenditures were $1,749 million [1].\n\n"],
+    ids=["only-pasted", "pasted-after-a-sentence"],
+)
+def test_a_round_after_a_pasted_draft_reads_the_same_pages_in_its_own_words(searcher, lead):
+    researcher, reviewer, outcome = _loop(searcher, uncited=set(), pasted=frozenset({1}), lead=lead)
     ranked = _ranked(searcher, QUERY, 3)
     assert researcher.shown == [ranked, ranked]  # the pasted page is read again
     assert researcher.shown_drafts[1] == ("", f"- {PASTED_DRAFT}")
