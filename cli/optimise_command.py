@@ -45,6 +45,14 @@ def optimise_command(
     budget: Annotated[
         str, typer.Option(help="light, medium or heavy (bootstrap: 2, 3 or 4 demos per agent)")
     ] = "light",
+    demos: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=8,
+            help="demos per agent (bootstrap, labelled, traced); default: the budget's",
+        ),
+    ] = None,
     name: Annotated[
         str | None,
         typer.Option(help="folder under --out-dir; default: 'default' for financebench"),
@@ -77,7 +85,7 @@ def optimise_command(
 
     try:
         task = task_for(set_name)
-        spec = OptimiserSpec(optimiser, budget, seed=seed, num_threads=threads)
+        spec = OptimiserSpec(optimiser, budget, seed=seed, num_threads=threads, max_demos=demos)
     except ValueError as exc:
         raise fail(str(exc)) from None
     default_name = f"{set_name}-{target}-{optimiser}-" + time.strftime("%Y%m%d-%H%M%S")

@@ -155,9 +155,16 @@ def _check_outputs(tmp_path, home, name, optimiser):
 def test_optimise_bootstrap_saves_registers_and_loads(
     optimiser_lm, wissen_home, sample_store_path, tmp_path
 ):
-    result = _optimise(tmp_path, sample_store_path, "--optimiser", "bootstrap", "--name", "boot")
+    result = _optimise(
+        tmp_path, sample_store_path, "--optimiser", "bootstrap", "--name", "boot", "--demos", "1"
+    )
     assert result.exit_code == 0, result.output
     manifest, _ = _check_outputs(tmp_path, wissen_home, "boot", "bootstrap")
+    assert manifest["max_demos"] == 1  # --demos, not the light budget's 2
+    program = json.loads((tmp_path / "optimised" / "boot" / "program.json").read_text())
+    assert all(
+        len(state.get("demos", [])) <= 1 for state in program.values() if isinstance(state, dict)
+    )
     folder = tmp_path / "optimised" / "boot"
     result = runner.invoke(
         app,
