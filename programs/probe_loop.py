@@ -31,6 +31,7 @@ from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.answer_form import fit_to_question
+from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
 from programs.draft_checks import floor_verdict, pasted_verdict
 from programs.drafts import VerifiedDraft, verify_draft
@@ -228,6 +229,8 @@ class ProbeLoop:
         verified = dataclasses.replace(verified, answer=fitted)
         # Figures the slice's statements hold win over a model's copy (programs.claim_check).
         checked, contradicting = check_figures(verified.answer, run.slice, run.figure, self.figures)
+        read = [hit.text for hit in run.tool.retrieved.values()]  # programs.cause_check
+        checked, misattributed = drop_misattributed_causes(checked, read, run.probe.probe_question)
         verified = dataclasses.replace(verified, answer=checked)
         run.answer = answer = verified.answer
         run.pasted = pasted_verdict(raw, verified.copied_lines_dropped, answer)
@@ -243,6 +246,7 @@ class ProbeLoop:
             misquoted_dropped=verified.misquoted_dropped,
             uncited_prose_dropped=verified.uncited_prose_dropped,
             contradicting_figures_dropped=contradicting,
+            misattributed_causes_dropped=misattributed,
             form_edits=form_edits,
             citations=[f.citation.uid for f in answer.references.footnotes],
         )

@@ -1,0 +1,119 @@
+"""A cause quoted from a page belongs to the figure the page gives it to.
+
+Asked what drove a figure, a small model finds a "primarily due to …" clause on its page
+and hangs it on the figure asked: "SG&A expenses increased 17.3% …, primarily due to
+leverage of fixed costs, favorable channel mix shifts, and strong growth in other revenue"
+quotes the page's reasons for *gross profit*, and PepsiCo's operating-profit drivers came
+back as its gross margin's. Citation verification sees a real page and real words, and
+numeric grounding real digits. So a draft sentence whose cause clause is a page's, while
+the page sentence it comes from gives that cause to another figure, is removed (counted).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences, without_units
+
+#: Words that join a figure to its cause: "…, primarily due to …", "… driven by …".
+_CAUSE = re.compile(
+    r"\b(?:due\s+to|driven\s+by|attributable\s+to|as\s+a\s+result\s+of|resulting\s+from"
+    r"|because\s+of|reflecting|owing\s+to)\b",
+    re.IGNORECASE,
+)
+#: The figures a cause is given to, each under the words filings and drafts name it by.
+_FIGURES: dict[str, re.Pattern[str]] = {
+    name: re.compile(pattern, re.IGNORECASE)
+    for name, pattern in {
+        "gross profit": r"\bgross\s+(?:profit|margin)s?\b",
+        "operating profit": r"\boperating\s+(?:profit|income|margin|earnings)s?\b",
+        "SG&A": r"\bSG&A\b|\bselling,?\s+general\s+and\s+administrative\b",
+        "net income": r"\bnet\s+(?:income|earnings)\b",
+        "cost of sales": r"\bcost\s+of\s+(?:sales|goods\s+sold|revenues?|products\s+sold)\b",
+        "EPS": r"\bEPS\b|\bearnings\s+per\s+share\b",
+        "cash flow": r"\bcash\s+(?:flows?|provided|used)\b",
+        "inventory": r"\binventor(?:y|ies)\b",
+        "tax rate": r"\btax\s+rate\b",
+    }.items()
+}
+_WORD = re.compile(r"[a-z][a-z&-]{3,}")
+_STOP = frozenset(
+    "with that this from were have been also which their than they them into over more less "
+    "year years fiscal quarter compared prior period higher lower partially offset primarily "
+    "mainly largely".split()
+)
+#: Share of a draft's cause words a page sentence must hold to be where it was copied from.
+_COPIED = 0.75
+#: Fewer cause words than this say too little to tell where they came from.
+_MIN_WORDS = 4
+_PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+
+
+def _figures(text: str) -> set[str]:
+    return {name for name, pattern in _FIGURES.items() if pattern.search(text)}
+
+
+def _cause_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _split_at_cause(text: str) -> tuple[str, str] | None:
+    """(what the sentence explains, its cause), at the first cause connective."""
+    match = _CAUSE.search(text)
+    return (text[: match.start()], text[match.end() :]) if match else None
+
+
+def given_to(cause: str, page: str) -> set[str]:
+    """The figures ``page`` gives ``cause`` to: those named before the cause connective of
+    each page sentence whose cause holds most of ``cause``'s words (empty when none does)."""
+    words = _cause_words(cause)
+    if len(words) < _MIN_WORDS:
+        return set()
+    owners: set[str] = set()
+    # PDF text wraps a sentence over lines ("… primarily due to leverage of fixed costs,\n
+    # favorable channel mix shifts …"): read it as one.
+    for sentence in _PAGE_SENTENCE.split(" ".join(page.split())):
+        parts = _split_at_cause(sentence)
+        if parts and len(words & _cause_words(parts[1])) >= _COPIED * len(words):
+            owners |= _figures(parts[0])
+    return owners
+
+
+def misattributed_cause(sentence: str, pages: Sequence[str], question: str = "") -> str | None:
+    """Why ``sentence`` gives a cause to the wrong figure (None when it does not): the
+    figure it explains is not among those ``pages`` give that cause to. A sentence that
+    names no figure ("The change was primarily driven by …") explains the one figure
+    ``question`` names, if it names exactly one."""
+    parts = _split_at_cause(sentence)
+    if parts is None:
+        return None
+    asked = _figures(question)
+    explained = _figures(parts[0]) or (asked if len(asked) == 1 else set())
+    owners = set().union(*(given_to(parts[1], page) for page in pages)) if pages else set()
+    if explained and owners and explained.isdisjoint(owners):
+        given, named = ", ".join(sorted(owners)), ", ".join(sorted(explained))
+        return f"the page gives these causes to {given}, not to {named}"
+    return None
+
+
+def drop_misattributed_causes(
+    answer: CitedAnswer, pages: Sequence[str], question: str = ""
+) -> tuple[CitedAnswer, int]:
+    """``answer`` less its sentences that give a cause to another figure than ``pages`` (the
+    texts of every page the probe read) give it to, with the footnotes only they marked; and
+    how many went. ``question`` is the probe's: the figure a sentence naming none explains.
+    Every page, not only the cited ones: the model that moves a cause to another figure
+    also cites another page than the one it copied from."""
+    dropped = [
+        sentence
+        for sentence in split_sentences(answer.body)
+        if not sentence.in_table
+        and sentence.markers
+        and misattributed_cause(sentence.text, pages, question)
+    ]
+    if not dropped:
+        return answer, 0
+    body = without_units(answer.body, dropped)
+    return answer.model_copy(update={"body": body}).cited_only(), len(dropped)
