@@ -34,14 +34,15 @@ from textnorm.stopwords import QUERY_STOPWORDS
 #: Analysis words that fit any subject, so they tell no subject apart.
 _ANY_SUBJECT = frozenset(
     """
-    across among analyse analysis analyze annual assessment associated breakdown business
-    cause causes change changed changes compare compared comparison current data detail
-    different driver drivers end ending evaluate evaluation excluding experience factor
-    factors financial financials highlight highlights impact including information key
-    latest main metric metrics net overall overview past performance period periods position
-    potential previous prior quarter quarterly quarters reason reasons relative respective
-    specific statement statements summary trend trends various versus vs within
-    year-over-year yoy
+    across among analyse analysis analyze annual anticipate anticipated assessment associated
+    breakdown business cause causes change changed changes compare compared comparison
+    current data detail different driver drivers end ending evaluate evaluation excluding
+    expect expectation expectations expected expecting expects experience factor factors
+    financial financials forecast forecasted forecasts highlight highlights impact including
+    information key latest main metric metrics net overall overview past performance period
+    periods position potential previous prior projected quarter quarterly quarters reason
+    reasons relative respective specific statement statements summary trend trends various
+    versus vs within year-over-year yoy
     """.split()
 )
 

@@ -36,6 +36,22 @@ def test_a_probe_on_another_subject_is_dropped():
     assert titles(focused_probes(probes, WORKING_CAPITAL, ACME)) == ["Working capital components"]
 
 
+def test_expecting_something_is_no_subject_shared():
+    # Probes the model wrote for this question on the embedded model (JnJ's, renamed): the
+    # cash-flow one shared only "expected" with it.
+    question = "Is growth in Acme's adjusted EPS expected to accelerate in FY2023?"
+    probes = [
+        probe(
+            "Expected trend of cash flow from operations",
+            "Is Acme's operating cash flow expected to grow?",
+        ),
+        probe("Adjusted EPS guidance by component"),
+    ]
+    kept = focused_probes(probes, question, ACME)
+    assert titles(kept) == ["Adjusted EPS guidance by component"]
+    assert subject_terms("expected forecasted anticipated projected", ACME) == frozenset()
+
+
 def test_the_question_in_other_words_is_not_researched_twice():
     question = "Which of Acme's business segments had the highest net income in Q2 2022?"
     probes = [
