@@ -4,10 +4,10 @@ Round 1 is the draft; rounds 2..max_rounds answer the reviewer's follow-ups. Eac
 draft -> verify -> review -> follow up or stop (see :meth:`ProbeLoop.run`):
 
 - verify: the draft is checked against the pages this probe retrieved
-  (:func:`programs.drafts.verify_draft`: fabricated citations removed and counted, pasted
-  lines dropped, footnotes rewritten from the grid's record, uncited sentences attributed
-  or dropped), so the reviewer and everything after it see only real, correctly labelled
-  citations;
+  (:mod:`programs.round_checks`: fabricated citations removed and counted, pasted lines
+  dropped, footnotes rewritten from the grid's record, uncited sentences attributed or
+  dropped, figures held to the statements, causes kept with their figures), so the
+  reviewer and everything after it see only real, correctly labelled citations;
 - review: the reviewer sees the cited passages and code's notes
   (:mod:`programs.evidence_text`), and code keeps a floor under its verdict
   (:func:`programs.draft_checks.floor_verdict`: an uncited draft is not accepted; a draft
@@ -20,7 +20,6 @@ keeping the last verified draft. The stage's contract is :class:`programs.stages
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,16 +29,14 @@ from citations.hit_numbers import numbered_markdown
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
-from programs.answer_form import fit_to_question
-from programs.cause_check import drop_misattributed_causes
-from programs.claim_check import check_figures
-from programs.draft_checks import floor_verdict, pasted_verdict
-from programs.drafts import VerifiedDraft, verify_draft
+from programs.draft_checks import floor_verdict
+from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
 from programs.figures import Figures, figure_observation, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
+from programs.round_checks import check_draft
 from retrieval.search.hybrid import Hit
 from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.search.query import follow_up_query
@@ -223,33 +220,15 @@ class ProbeLoop:
     def _verify(
         self, run: _ProbeRun, entry: dict[str, Any], raw: str, number: int
     ) -> VerifiedDraft:
-        """The draft checked against the probe's pages; it becomes the probe's answer."""
-        verified = verify_draft(raw, run.tool)
-        fitted, form_edits = fit_to_question(run.probe.probe_question, verified.answer)
-        verified = dataclasses.replace(verified, answer=fitted)
-        # Figures the slice's statements hold win over a model's copy (programs.claim_check).
-        checked, contradicting = check_figures(verified.answer, run.slice, run.figure, self.figures)
-        read = [hit.text for hit in run.tool.retrieved.values()]  # programs.cause_check
-        checked, misattributed = drop_misattributed_causes(checked, read, run.probe.probe_question)
-        verified = dataclasses.replace(verified, answer=checked)
-        run.answer = answer = verified.answer
-        run.pasted = pasted_verdict(raw, verified.copied_lines_dropped, answer)
-        entry.update(
-            draft=raw,
-            verified_draft=answer.to_markdown(),
-            fabricated_citations=len(verified.fabricated),
-            fabricated=verified.fabricated,
-            dangling_markers=verified.dangling_markers,
-            copied_lines_dropped=verified.copied_lines_dropped,
-            attributed_by_code=verified.attributed_by_code,
-            uncited_numbers_dropped=verified.uncited_numbers_dropped,
-            misquoted_dropped=verified.misquoted_dropped,
-            uncited_prose_dropped=verified.uncited_prose_dropped,
-            contradicting_figures_dropped=contradicting,
-            misattributed_causes_dropped=misattributed,
-            form_edits=form_edits,
-            citations=[f.citation.uid for f in answer.references.footnotes],
+        """The draft checked against the probe's pages (:mod:`programs.round_checks`); it
+        becomes the probe's answer."""
+        checked = check_draft(
+            raw, run.tool, run.probe.probe_question, run.slice, run.figure, self.figures
         )
+        verified = checked.verified
+        run.answer = answer = verified.answer
+        run.pasted = checked.pasted
+        entry.update(checked.record)
         attributed = verified.attributed_by_code
         run.emit.emit(
             "draft",

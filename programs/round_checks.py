@@ -1,0 +1,84 @@
+"""Code's checks on one round's draft, in the order they run, and the round's record of them.
+
+A researcher's raw Markdown becomes the probe's answer only through these, each reading
+the pages the probe retrieved (never the model's word for them):
+
+1. :func:`programs.drafts.verify_draft`: pasted lines dropped, hit numbers resolved,
+   fabricated citations removed, footnotes rewritten from the grid, uncited sentences
+   attributed or dropped, misquotes and unsupported numbers dropped;
+2. :func:`programs.answer_form.fit_to_question`: the answer's form fitted to what the probe
+   asks (one yes/no, the figure asked);
+3. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
+   over a model's copy of it;
+4. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
+   is not given to another;
+5. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+   back by code, not reviewed.
+
+The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
+checks, apart so that a new check is added here and counted in the record in one place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cells import SliceRef
+from programs.answer_form import fit_to_question
+from programs.cause_check import drop_misattributed_causes
+from programs.claim_check import check_figures
+from programs.draft_checks import pasted_verdict
+from programs.drafts import VerifiedDraft, verify_draft
+from programs.figures import Figures
+from retrieval.search.tools import EquitySearchTool
+from signatures.reviewer import ReviewVerdict
+from signatures.synthesiser import Figure
+
+
+@dataclass
+class CheckedDraft:
+    """A round's draft after code's checks, and the round's record of what they changed."""
+
+    verified: VerifiedDraft
+    #: Code's verdict on a draft that pasted its evidence (None: the reviewer reads it).
+    pasted: ReviewVerdict | None
+    record: dict[str, Any]
+
+
+def check_draft(
+    raw: str,
+    tool: EquitySearchTool,
+    probe_question: str,
+    slice: SliceRef,
+    figure: Figure | None,
+    figures: Figures | None,
+) -> CheckedDraft:
+    """``raw`` checked against the pages ``tool`` retrieved, the slice's statement figure
+    ``figure`` (if any) and the probe's question."""
+    verified = verify_draft(raw, tool)
+    fitted, form_edits = fit_to_question(probe_question, verified.answer)
+    checked, contradicting = check_figures(fitted, slice, figure, figures)
+    read = [hit.text for hit in tool.retrieved.values()]
+    checked, misattributed = drop_misattributed_causes(checked, read, probe_question)
+    verified = dataclasses.replace(verified, answer=checked)
+    answer = verified.answer
+    record = {
+        "draft": raw,
+        "verified_draft": answer.to_markdown(),
+        "fabricated_citations": len(verified.fabricated),
+        "fabricated": verified.fabricated,
+        "dangling_markers": verified.dangling_markers,
+        "copied_lines_dropped": verified.copied_lines_dropped,
+        "attributed_by_code": verified.attributed_by_code,
+        "uncited_numbers_dropped": verified.uncited_numbers_dropped,
+        "misquoted_dropped": verified.misquoted_dropped,
+        "uncited_prose_dropped": verified.uncited_prose_dropped,
+        "contradicting_figures_dropped": contradicting,
+        "misattributed_causes_dropped": misattributed,
+        "form_edits": form_edits,
+        "citations": [f.citation.uid for f in answer.references.footnotes],
+    }
+    pasted = pasted_verdict(raw, verified.copied_lines_dropped, answer)
+    return CheckedDraft(verified, pasted, record)
