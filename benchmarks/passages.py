@@ -17,7 +17,10 @@ Four views of the same hits are scored:
 - ``page@gold``: the whole evidence pages, the ceiling (a question whose evidence is a
   table and whose answer is computed has neither a printed figure nor a sentence).
 
-Questions fall in the retrieval benchmark's two fixed halves (``tune``, ``holdout``).
+Questions are reported by the evalset's company-grouped splits (train / dev / test, as in
+``benchmarks/retrieval.py``): passage rules are designed on train and dev, and test
+measures them on companies no rule was read from. ``--half`` reports the older hash halves
+instead; ``--misses`` lists train and dev questions whose ``passage@gold`` view misses.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.retrieval import SHARED, half_of, load_cases
+from benchmarks.retrieval import EVALSET, SHARED, SPLITS, load_cases, load_splits
 from retrieval.search.hybrid import HybridSearcher
 from retrieval.search.passages import DEFAULT_BUDGET, select_passage
 from retrieval.search.tools import EquitySearchTool
@@ -108,24 +111,29 @@ def recalled(gold: Gold, seen: str) -> tuple[bool, bool, bool]:
 class QuestionViews:
     qid: str
     half: str
+    split: str
     gold: Gold
     seen: dict[str, list[str]] = field(default_factory=lambda: {v: [] for v in VIEWS})
 
 
 def run(
-    searcher: HybridSearcher, questions_path: Path, k: int = 5, budget: int = DEFAULT_BUDGET
+    searcher: HybridSearcher,
+    questions_path: Path,
+    k: int = 5,
+    budget: int = DEFAULT_BUDGET,
+    splits: dict[str, str] | None = None,
 ) -> list[QuestionViews]:
     questions = {}
     for n, line in enumerate(questions_path.read_text().splitlines()):
         if line.strip():
             q = json.loads(line)
             questions[q.get("financebench_id") or f"q{n}"] = q
-    locked, _, _ = load_cases(questions_path, searcher.store)
+    locked, _, _ = load_cases(questions_path, searcher.store, splits)
     by_question: dict[str, QuestionViews] = {}
     for case in locked:
         q = questions[case.qid]
         views = by_question.setdefault(
-            case.qid, QuestionViews(case.qid, half_of(case.qid), gold_of(q))
+            case.qid, QuestionViews(case.qid, case.half, case.split, gold_of(q))
         )
         assert isinstance(case.where, GridFilter)
         tool = EquitySearchTool(searcher, lock=case.where, default_k=k, max_chars=budget)
@@ -139,11 +147,12 @@ def run(
     return list(by_question.values())
 
 
-def summarise(results: list[QuestionViews], halves: list[str]) -> list[dict]:
+def summarise(results: list[QuestionViews], groups: list[str], by: str = "split") -> list[dict]:
+    """Recall per view and group; ``by`` is ``"split"`` (company-grouped) or ``"half"``."""
     rows = []
     for view in VIEWS:
-        for half in halves:
-            chosen = [r for r in results if half == "all" or r.half == half]
+        for group in groups:
+            chosen = [r for r in results if group == "all" or getattr(r, by) == group]
             if not chosen:
                 continue
             scores = [recalled(r.gold, "\n".join(r.seen[view])) for r in chosen]
@@ -157,7 +166,7 @@ def summarise(results: list[QuestionViews], halves: list[str]) -> list[dict]:
             rows.append(
                 {
                     "view": view,
-                    "half": half,
+                    by: group,
                     "n": len(chosen),
                     "recalled": round(statistics.fmean(s[2] for s in scores), 3),
                     "figures": round(statistics.fmean(s[0] for s in with_figures), 3)
@@ -172,27 +181,69 @@ def summarise(results: list[QuestionViews], halves: list[str]) -> list[dict]:
     return rows
 
 
+def misses(results: list[QuestionViews], view: str = "passage@gold") -> list[QuestionViews]:
+    """Train and dev questions that ``view`` does not recall but whole gold pages do: what a
+    passage rule may be written from (test's misses stay unread)."""
+    return [
+        r
+        for r in results
+        if r.split in ("train", "dev")
+        and recalled(r.gold, "\n".join(r.seen["page@gold"]))[2]
+        and not recalled(r.gold, "\n".join(r.seen[view]))[2]
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, default=SHARED / "questions.jsonl")
     parser.add_argument("--store", type=Path, default=None, help="grid store (default: user's)")
     parser.add_argument("-k", type=int, default=5, help="hits per search (default 5)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="passage characters")
-    parser.add_argument("--half", choices=["tune", "holdout", "all"], default=None)
+    parser.add_argument(
+        "--split",
+        choices=[*SPLITS, "all"],
+        default=None,
+        help="only this company-grouped split (default: train, dev, test and all)",
+    )
+    parser.add_argument(
+        "--half",
+        choices=["tune", "holdout", "all"],
+        default=None,
+        help="report the old hash halves instead of the company-grouped splits",
+    )
+    parser.add_argument(
+        "--evalset",
+        type=Path,
+        default=EVALSET,
+        help="JSONL with each question's company-grouped split (by id)",
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="also list train and dev questions whose gold-page passages miss the evidence",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     if not args.questions.exists():
         sys.exit(f"error: no questions file at {args.questions}")
     store = SQLiteStore(args.store or default_store_path())
-    results = run(HybridSearcher(store), args.questions, k=args.k, budget=args.budget)
-    rows = summarise(results, [args.half] if args.half else ["tune", "holdout", "all"])
+    results = run(
+        HybridSearcher(store), args.questions, args.k, args.budget, load_splits(args.evalset)
+    )
+    if args.half:
+        by, groups = "half", [args.half]
+    else:
+        by, groups = "split", [args.split] if args.split else [*SPLITS, "all"]
+    rows = summarise(results, groups, by)
+    missed = [r.qid for r in misses(results)] if args.misses else []
     if args.json:
-        print(json.dumps({"store": store.stats(), "k": args.k, "rows": rows}, indent=2))
+        report = {"store": store.stats(), "k": args.k, "rows": rows}
+        print(json.dumps(report | ({"misses": missed} if args.misses else {}), indent=2))
         return
     print(f"store: {store.stats()}  k={args.k}  passage budget={args.budget} chars")
     header = [
         "view",
-        "half",
+        by,
         "n",
         "recalled",
         "figures",
@@ -204,6 +255,8 @@ def main() -> None:
     print(" | ".join(f"{h:>13}" for h in header))
     for row in rows:
         print(" | ".join(f"{row[h]!s:>13}" for h in header))
+    for qid in missed:
+        print(f"miss passage@gold {qid}")
 
 
 if __name__ == "__main__":
