@@ -1,9 +1,10 @@
-"""The passage-recall benchmark's bookkeeping: rows by company-grouped split (or hash
-half), and the misses it lists only for the splits rules are written on."""
+"""The passage and retrieval benchmarks' bookkeeping: rows by company-grouped split (or hash
+half), and the misses they list only for the splits rules are written on."""
 
 from __future__ import annotations
 
 from benchmarks.passages import Gold, QuestionViews, misses, recalled, summarise
+from benchmarks.retrieval import design_misses
 
 SENTENCE = (
     "the firm grew tangible book value per share to 66 56 in the quarter"  # as words() reads it
@@ -50,3 +51,12 @@ def test_rows_are_by_company_grouped_split_or_by_half():
 
 def test_misses_are_listed_for_train_and_dev_only():
     assert [m.qid for m in misses(RESULTS)] == ["b", "c"]
+
+
+def test_the_retrieval_benchmark_lists_no_test_miss():
+    def case(qid: str, split: str, rank: int | None) -> dict:
+        return {"qid": qid, "split": split, "first_relevant_rank": rank}
+
+    seen = [case("a", "train", None), case("b", "dev", 7), case("c", "test", None)]
+    seen += [case("d", "train", 2), case("e", "unknown", None)]
+    assert [c["qid"] for c in design_misses(seen)] == ["a", "b"]
