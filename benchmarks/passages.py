@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.retrieval import EVALSET, SHARED, SPLITS, load_cases, load_splits
+from benchmarks.retrieval import SHARED, add_group_arguments, groups_of, load_cases, load_splits
 from retrieval.search.hybrid import HybridSearcher
 from retrieval.search.passages import DEFAULT_BUDGET, select_passage
 from retrieval.search.tools import EquitySearchTool
@@ -199,24 +199,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, default=None, help="grid store (default: user's)")
     parser.add_argument("-k", type=int, default=5, help="hits per search (default 5)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="passage characters")
-    parser.add_argument(
-        "--split",
-        choices=[*SPLITS, "all"],
-        default=None,
-        help="only this company-grouped split (default: train, dev, test and all)",
-    )
-    parser.add_argument(
-        "--half",
-        choices=["tune", "holdout", "all"],
-        default=None,
-        help="report the old hash halves instead of the company-grouped splits",
-    )
-    parser.add_argument(
-        "--evalset",
-        type=Path,
-        default=EVALSET,
-        help="JSONL with each question's company-grouped split (by id)",
-    )
+    add_group_arguments(parser)
     parser.add_argument(
         "--misses",
         action="store_true",
@@ -230,10 +213,7 @@ def main() -> None:
     results = run(
         HybridSearcher(store), args.questions, args.k, args.budget, load_splits(args.evalset)
     )
-    if args.half:
-        by, groups = "half", [args.half]
-    else:
-        by, groups = "split", [args.split] if args.split else [*SPLITS, "all"]
+    by, groups = groups_of(args)
     rows = summarise(results, groups, by)
     missed = [r.qid for r in misses(results)] if args.misses else []
     if args.json:

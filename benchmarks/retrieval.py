@@ -198,16 +198,8 @@ def backend_of(location: str | Path) -> str:
     return "postgresql" if is_postgres(location) else "sqlite"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--questions", type=Path, default=SHARED / "questions.jsonl")
-    parser.add_argument(
-        "--store",
-        action="append",
-        default=None,
-        help="grid store, a SQLite file or postgresql://… (repeat to compare; default: user's)",
-    )
-    parser.add_argument("--modes", default=",".join(MODES), help="comma list of " + ",".join(MODES))
+def add_group_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--split``, ``--half`` and ``--evalset``: how a recall benchmark groups questions."""
     parser.add_argument(
         "--split",
         choices=[*SPLITS, "all"],
@@ -226,6 +218,26 @@ def main() -> None:
         default=EVALSET,
         help="JSONL with each question's company-grouped split (by id)",
     )
+
+
+def groups_of(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """What the rows are grouped by (``"split"`` or ``"half"``) and the groups reported."""
+    if args.half:
+        return "half", [args.half]
+    return "split", [args.split] if args.split else [*SPLITS, "all"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=Path, default=SHARED / "questions.jsonl")
+    parser.add_argument(
+        "--store",
+        action="append",
+        default=None,
+        help="grid store, a SQLite file or postgresql://… (repeat to compare; default: user's)",
+    )
+    parser.add_argument("--modes", default=",".join(MODES), help="comma list of " + ",".join(MODES))
+    add_group_arguments(parser)
     parser.add_argument(
         "--misses",
         action="store_true",
@@ -243,10 +255,7 @@ def main() -> None:
     locations = [store_location(s) for s in (args.store or [None])]
     stores = [open_store(location, seed_if_empty=False) for location in locations]
     locked, shared, skipped = load_cases(args.questions, stores[0], load_splits(args.evalset))
-    if args.half:
-        by, groups = "half", [args.half]
-    else:
-        by, groups = "split", [args.split] if args.split else [*SPLITS, "all"]
+    by, groups = groups_of(args)
     results: dict = {
         "store": {backend_of(loc): s.stats() for loc, s in zip(locations, stores, strict=True)},
         "questions_skipped": skipped,
