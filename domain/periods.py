@@ -24,7 +24,7 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   year``, ``compared with the prior year``): :attr:`Periods.trend`, so the planner adds
   the prior period;
 - dated events (``on May 26, 2023``: the quarter it falls in) and periods that cannot
-  exist (``Q5``, ``FY1850``), reported rather than guessed.
+  exist (``Q5``, ``FY1850``, ``FY20222``, ``FY2O22``), reported rather than guessed.
 
 Relative periods are read here, not left to an LLM, because a regular expression cannot
 resolve them against the wrong "today". Calendar dates map to calendar quarters; a
@@ -100,6 +100,9 @@ _DATE_RE = re.compile(
 #: "the year ended June 30, 2023": a date that closes a period, not an event in a quarter.
 _PERIOD_END_RE = re.compile(r"\b(?:ended|ending)\s*$", re.IGNORECASE)
 _BAD_QUARTER_RE = re.compile(r"\bf?q(0|[5-9]|\d{2,})\b", re.IGNORECASE)
+# A year written after "FY" / "fiscal" that is no year: "FY20222", "fiscal 202", "FY2O22"
+# (a letter O among the digits). Read as no period, it would be answered for the latest.
+_FY_WRITTEN_RE = re.compile(rf"\b{_FY_PREFIX}\s*'?(?P<y>\d[\do]*)\b", re.IGNORECASE)
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10,
@@ -393,6 +396,10 @@ def read_periods(text: str) -> Periods:
             )
     for m in _BAD_QUARTER_RE.finditer(rest):
         found.invalid.append(f"{m.group()} is not a fiscal quarter (quarters are Q1-Q4).")
+    for m in _FY_WRITTEN_RE.finditer(rest):
+        if not (m.group("y").isdigit() and len(m.group("y")) in (2, 4)):
+            written = " ".join(m.group().split())
+            found.invalid.append(f"{written} is not a fiscal year (write one as FY2022 or FY22).")
     quarters = {fq for fy, fq in cells if fy in years}
     for m in _QUARTER_RE.finditer(rest):
         q = m.group(1) or m.group(2)

@@ -49,6 +49,7 @@ def ask(store, question: str, *args: str):
         ("3M capex in FY2022 " + "x" * 10_000, "characters long; the limit is 2,000", True),
         ("3M capex in FY2022 Q5", "Q5 is not a fiscal quarter (quarters are Q1-Q4)", True),
         ("3M capex in FY1850", "FY1850 is outside the fiscal years", True),
+        ("3M capex in FY2O22", "FY2O22 is not a fiscal year (write one as FY2022 or FY22)", True),
         ("3M capex in FY2031", "None of the periods asked for are in the grid (MMM FY2031", False),
         ("What was Zorblax Corp's revenue in FY2022?", "No company in the question", False),
         ("What was XYZQ's revenue in FY2022?", "No company in the question", False),

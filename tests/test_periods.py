@@ -119,6 +119,31 @@ def test_quarters_that_cannot_exist_are_reported_not_guessed():
     assert read_periods("Acme in Q22023").invalid == []  # Q2 of 2023, glued
 
 
+@pytest.mark.parametrize(
+    "written", ["FY20222", "FY 20222", "fiscal 202", "FY2O22", "fiscal year 2O22"]
+)
+def test_a_fiscal_year_written_wrong_is_reported_not_read_as_no_period(written):
+    found = read_periods(f"Acme's revenue in {written}")
+    assert found.invalid == [f"{written} is not a fiscal year (write one as FY2022 or FY22)."]
+    assert found.fiscal_years == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FY2023Q1",
+        "FY22/23",
+        "fiscal 2022/2023",
+        "FY'22",
+        "FY22-23",
+        "fiscal 1H23",
+        "revenue of 20222",
+    ],
+)
+def test_years_written_right_are_not_reported(text):
+    assert read_periods(text).invalid == []
+
+
 @pytest.mark.parametrize("text", ["", "FY2022 and FY2023", "Q1 and Q2 FY2023", "revenue"])
 def test_parse_cell_wants_one_period(text):
     with pytest.raises(ValueError):

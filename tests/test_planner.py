@@ -330,6 +330,7 @@ def test_planner_survives_unusable_facets(cells):
         ("How did Apple do in FY2020?", "Apple (AAPL) is not in the grid"),
         ("3M revenue in FY2012", "None of the periods asked for are in the grid (MMM FY2012 Q4)"),
         ("3M revenue in Q5 2021", "Q5 is not a fiscal quarter"),
+        ("3M revenue in FY20222", "FY20222 is not a fiscal year"),
     ],
 )
 def test_bad_questions_give_clear_messages(cells, question, expected):
