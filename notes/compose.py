@@ -16,6 +16,7 @@ from notes.model import CitedSentence, ResearchNote, Section
 from notes.outside import OutsideSources, catalysts_section, market_section
 from notes.review import review_note
 from notes.sources import SourceBook, page_citation
+from retrieval.coverage import held_tickers_text
 from retrieval.store import GridCell, GridFilter
 
 
@@ -30,7 +31,7 @@ def check_ticker(store, ticker: str) -> tuple[str, list[GridCell]]:
     cells = store.cells()
     mine = [c for c in cells if c.ticker == symbol]
     if not symbol or not mine:
-        held = ", ".join(sorted({c.ticker for c in cells})) or "nothing"
+        held = held_tickers_text((c.ticker for c in cells), symbol) or "nothing"
         raise NoteError(f"{ticker.strip() or ticker!r} is not in the grid; it holds {held}")
     return symbol, sorted(mine, key=lambda c: (c.fy, c.fq))
 

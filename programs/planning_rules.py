@@ -38,6 +38,7 @@ from domain.periods import (
     speaks_of_recent_years,
 )
 from retrieval.companies import Company
+from retrieval.coverage import one_line_sample
 from retrieval.mentions import LEGAL_SUFFIXES, company_mentions
 from retrieval.store import GridCell
 from signatures.planner import Facets
@@ -407,6 +408,4 @@ def nearest_cells_text(
 def companies_text(cells: Sequence[GridCell], limit: int = 8) -> str:
     """``3M (MMM), PepsiCo (PEP), … and 24 more``: a one-line sample of the grid's companies."""
     names = sorted({(c.company, c.ticker) for c in cells})
-    shown = ", ".join(f"{name} ({ticker})" for name, ticker in names[:limit])
-    more = len(names) - limit
-    return shown + (f" and {more} more (`research grid` lists them)" if more > 0 else "")
+    return one_line_sample([f"{name} ({ticker})" for name, ticker in names], limit)

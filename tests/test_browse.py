@@ -17,9 +17,10 @@ from retrieval.browse import (
     grid_matrix,
     search_grid,
 )
+from retrieval.coverage import SHOWN_IN_ERRORS, OutsideGridError, check_filter, held_tickers_text
 from retrieval.search.text import clean_page_text
 from retrieval.sqlite.store import SQLiteStore
-from retrieval.store import GridFilter
+from retrieval.store import GridCell, GridFilter
 
 runner = CliRunner()
 
@@ -139,3 +140,29 @@ def test_the_cli_and_the_web_give_the_same_hits_and_errors(sample_store_path):
     for ticker in matrix.tickers:
         assert str(matrix.ticker_pages(ticker)) in listing.stdout
     assert f"{matrix.documents} documents, {matrix.pages} pages" in listing.stdout
+
+
+def test_an_error_names_the_nearest_tickers_and_counts_the_rest():
+    held = [f"T{i:02d}" for i in range(40)] + ["PEP", "MMM"]
+    assert held_tickers_text(held, "PEPP").startswith("PEP, ")
+    assert held_tickers_text(["KO", "MMM", "PEP"], "NOPE") == "KO, MMM, PEP"
+    text = held_tickers_text(held, "ZZZ")
+    assert text.endswith(f"and {len(held) - SHOWN_IN_ERRORS} more (`research grid` lists them)")
+    assert text.count(",") == SHOWN_IN_ERRORS - 1
+
+
+def test_a_quarter_off_a_large_grid_is_one_short_line():
+    cells = [
+        GridCell(f"T{i:02d}", f"Company {i:02d}", fy, fq, ("10-Q",), 9)
+        for i in range(40)
+        for fy in (2021, 2022)
+        for fq in (1, 2, 3)
+    ]
+    with pytest.raises(OutsideGridError) as caught:
+        check_filter(cells, GridFilter(fy=2022, fq=4))
+    assert str(caught.value) == (
+        "Q4 is not in the grid for that selection; held: FY2022 Q3, FY2022 Q2, FY2022 Q1"
+    )
+    with pytest.raises(OutsideGridError) as caught:
+        check_filter(cells, GridFilter(ticker="T1"))
+    assert "and 32 more" in str(caught.value) and len(str(caught.value)) < 200
