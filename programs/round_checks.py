@@ -6,8 +6,8 @@ the pages the probe retrieved (never the model's word for them):
 1. :func:`programs.drafts.verify_draft`: pasted lines dropped, hit numbers resolved,
    fabricated citations removed, footnotes rewritten from the grid, uncited sentences
    attributed or dropped, misquotes and unsupported numbers dropped;
-2. :func:`programs.answer_form.fit_to_question`: the answer's form fitted to what the probe
-   asks (one yes/no, the figure asked);
+2. :func:`programs.answer_form.fit_to_question`: the answer's form fitted to its question
+   (no echoed question, no stray "Yes," before the answer to a "what" question);
 3. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
    over a model's copy of it;
 4. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
