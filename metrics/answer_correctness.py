@@ -145,7 +145,7 @@ def _judge_text_gold(
         reason += ", gold named only in passing"
     if same_choice(text, gold, question) is False:
         score *= IMPLIED_DISAGREEMENT
-        reason += ", picks another option"
+        reason += ", picks another option or none"
     if is_refusal(text) and declines(text, score, threshold):
         return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
     label: Label = "correct" if score >= threshold else "incorrect"

@@ -15,6 +15,7 @@ from metrics.claims import (
     chosen_options,
     conclusion,
     dismisses_metric,
+    options_span,
     question_options,
     sentence_spans,
 )
@@ -195,17 +196,27 @@ def relevance_stance(text: str, gold: str, question: str | None) -> bool | None:
 def same_choice(text: str, gold: str, question: str | None) -> bool | None:
     """``Among operations, investing, and financing activities, which …``: does the answer's
     verdict pick the gold's option? None when there are no options, the gold picks none or
-    several, or the answer's verdict names none."""
+    several, or the answer's verdict names none.
+
+    The question's list of options copied into the answer is no choice: "Among operations,
+    investing, and financing activities, Nike brought in the most cash flow" restates the
+    question and shares the gold's words without its pick, so an answer whose verdict
+    names no option once that list is set aside picks none (False).
+    """
     options = question_options(question)
     if len(options) < 2:
         return None
     wanted = chosen_options(headline(gold), options)
     if len(wanted) != 1:
         return None
+    listed = re.compile(re.escape(options_span(question) or ""), re.IGNORECASE)
+    echoed = False
     for sentence in _verdict_sentences(text):
-        said = chosen_options(sentence, options)
+        own = listed.sub(" ", sentence)
+        echoed = echoed or own != sentence
+        said = chosen_options(own, options)
         if said == wanted:
             return True
         if said and not (said & wanted):
             return False
-    return None
+    return False if echoed else None

@@ -164,6 +164,13 @@ def question_options(question: str | None) -> list[frozenset[str]]:
     return opts if len(opts) >= 2 and len(set(opts)) == len(opts) else []
 
 
+def options_span(question: str | None) -> str | None:
+    """The words a question lists its options in (``operations, investing, and financing
+    activities``), as written; None when it offers none."""
+    m = _AMONG_RE.search(question or "")
+    return m.group("opts").strip() if m and len(question_options(question)) >= 2 else None
+
+
 def chosen_options(text: str, options: list[frozenset[str]]) -> set[int]:
     """Indices of the options ``text`` mentions (``operating`` names ``operations``)."""
     stems = {stem(w) for w in re.findall(r"[A-Za-z][A-Za-z&'’-]*", text)}

@@ -100,6 +100,15 @@ def test_numeric_claims(answer, gold, question, label):
          "of $564 million.", CASH_GOLD, CASH_Q, "incorrect"),
         ("Cash flow from operating activities was the highest for Nike in FY2023, at $5.8 "
          "billion.", CASH_GOLD, CASH_Q, "correct"),
+        # The question's list of options copied back is no pick, whatever words it shares.
+        ("Among operations, investing, and financing activities, Nike in FY2023 brought in "
+         "the most cash flow. Its cash flow hedges were $18.2 billion.", CASH_GOLD, CASH_Q,
+         "incorrect"),
+        ("Among operations, investing, and financing activities, operations brought in the "
+         "most cash flow for Nike in FY2023.", CASH_GOLD, CASH_Q, "correct"),
+        ("Cash flow from operating activities was the highest for Nike in FY2023 ($5,841 "
+         "million), against investing ($564 million) and financing (-$7,447 million).",
+         CASH_GOLD, CASH_Q, "correct"),
         # Whether the asked metric is meaningful for the company.
         ("For 2022 the operating margin is $9,585 million / $52,862 million = 18.14%, down from "
          "25.22% in 2021, so it is not improving.", MARGIN_GOLD, MARGIN_Q, "incorrect"),
