@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
 from calculator.choice import FormulaChoice, choose_formula
+from calculator.concepts import CONCEPTS
 from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
@@ -36,6 +37,7 @@ from citations.markup import (
 )
 from domain.cells import SliceRef
 from domain.periods import Period
+from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.verdicts import benchmark_verdict, change_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
@@ -116,11 +118,15 @@ _BEYOND_FIGURE_RE = re.compile(
 
 def asks_beyond_figure(question: str) -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
-    choice): then the model's probes research the rest; otherwise the figure, read by code,
-    is the whole research and no probe drifts into what nobody asked. Sentences to the
-    reader are not the ask ("… the perspective of an investment analyst who can only use
-    the statements": that "who" asks for no one), so they are dropped first."""
-    return _BEYOND_FIGURE_RE.search(drop_instructions(question)) is not None
+    choice code cannot make): then the model's probes research the rest; otherwise the
+    figure, read by code, is the whole research and no probe drifts into what nobody asked.
+    Sentences to the reader are not the ask ("… the perspective of an investment analyst
+    who can only use the statements": that "who" asks for no one), so they are dropped
+    first; a choice among statement figures (:mod:`programs.figure_choice`) is code's."""
+    asked = drop_instructions(question)
+    if read_choice(asked) is not None:
+        asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
+    return _BEYOND_FIGURE_RE.search(asked) is not None
 
 
 def _absolute(formula: str, definitions: dict[str, str]) -> bool:
@@ -204,15 +210,54 @@ class Figures:
         return sorted({f.fy for f in computed.calculation.inputs} - {ref.fy})
 
     def probe(self, question: str, ref: SliceRef) -> Probe | None:
-        """The figure probe for this slice, when the question asks for a computable figure."""
+        """The figure probe for this slice, when the question asks for a computable figure
+        or a choice among statement figures."""
         computed = self.compute(question, ref)
         if computed is None:
-            return None
+            chosen = self.choose(question, ref)
+            if chosen is None:
+                return None
+            asked, _ = chosen
+            return Probe(
+                probe_title=f"{', '.join(asked.options)} (from the statements)",
+                probe_question=f"Which of {', '.join(asked.options)} {asked.predicate} in "
+                f"{slice_period(ref).label}?",
+            )
         title, period = computed.calculation.title, computed.calculation.period.label
         return Probe(
             probe_title=f"{title} (from the statements)",
             probe_question=f"What was {lower_first(title)} in {period}?",
         )
+
+    def choose(self, question: str, ref: SliceRef) -> tuple[ChoiceQuestion, list[Computed]] | None:
+        """The choice the question asks among statement figures and each option's figure,
+        in the question's order; None unless every option's figure is computable here."""
+        asked = read_choice(drop_instructions(question))
+        if asked is None or outside_the_statements(question):
+            return None
+        period = slice_period(ref)
+        computed: list[Computed] = []
+        for candidates in asked.candidates:
+            figure = next(
+                (c for text in candidates if (c := self._concept(text, ref, period))), None
+            )
+            if figure is None:
+                return None
+            computed.append(figure)
+        names = {c.choice.formula for c in computed}
+        return (asked, computed) if len(names) == len(computed) else None
+
+    def _concept(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
+        """One line item named by ``text``, read from the slice's facts (a metric is no
+        option's figure: "cash flow from operations" is cash from operations, not a ratio)."""
+        choice = _choice(f"What was {text}?", period)
+        if choice is None or choice.formula not in CONCEPTS:
+            return None
+        try:
+            calculation = calculate(choice.formula, self.facts(ref), period, title=choice.title)
+        except Exception:  # a missing input, or a store fault the searches will show
+            return None
+        return Computed(calculation, replace(choice, period=period))
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
         """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""
@@ -223,7 +268,8 @@ class Figures:
         """The figure probe's answer: one cited sentence, and the figure for table and notes."""
         computed = self.compute(question, ref)
         if computed is None:
-            return None
+            chosen = self.choose(question, ref)
+            return _choice_answer(*chosen) if chosen is not None else None
         calculation = computed.calculation
         numbers = {uid: n for n, uid in enumerate(calculation.citations, 1)}
         marker = render_marker(list(numbers.values()))
@@ -255,6 +301,40 @@ class Figures:
             verdict=verdict or "",
         )
         return answer, figure
+
+
+def _choice_answer(asked: ChoiceQuestion, computed: list[Computed]) -> tuple[CitedAnswer, Figure]:
+    """The option whose figure wins, said first, then every option's figure, each cited."""
+    values = [c.calculation.value for c in computed]
+    best = values.index(max(values) if asked.largest else min(values))
+    uids = list(dict.fromkeys(uid for c in computed for uid in c.calculation.citations))
+    numbers = {uid: n for n, uid in enumerate(uids, 1)}
+
+    def cited(c: Computed) -> str:
+        marker = render_marker([numbers[uid] for uid in c.calculation.citations])
+        return f"{lower_first(c.calculation.title)} was {c.value_text}{marker}"
+
+    winner = computed[best].calculation
+    period = winner.period.label
+    option = asked.options[best]
+    verdict = f"{option[:1].upper()}{option[1:]} {asked.predicate} in {period}"
+    marker = render_marker([numbers[uid] for uid in winner.citations])
+    figures = "; ".join(cited(c) for c in computed)
+    body = f"{verdict}{marker}: {figures}."
+    by_uid = {f.uid: f for c in computed for f in c.calculation.inputs}
+    footnotes = [Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()]
+    answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
+    figure = Figure(
+        title=winner.title,
+        period=period,
+        value=winner.value,
+        unit=winner.unit,
+        text=computed[best].value_text,
+        uids=uids,
+        inputs=[line for c in computed for line in c.calculation.input_lines()],
+        verdict=verdict,
+    )
+    return answer, figure
 
 
 def _printed_as(calculation: Calculation) -> str:

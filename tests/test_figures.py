@@ -7,7 +7,7 @@ import re
 import pytest
 
 from domain.cells import SliceRef
-from programs.figures import Figures, asks_to_choose, outside_the_statements
+from programs.figures import Figures, asks_beyond_figure, asks_to_choose, outside_the_statements
 from retrieval.store import GridFilter
 
 MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)
@@ -30,13 +30,45 @@ def test_a_question_for_a_figure_gets_the_figure_probe(figures):
     [
         "Which of 3M's business segments had the highest capital expenditure in FY2018?",
         "In FY2018, which segment of 3M had the highest net income?",
-        "Among operations, investing, and financing activities, which brought in the most "
-        "cash flow for 3M in FY2018?",
+        "Among operations, investing, and financing activities, which grew the most for 3M "
+        "in FY2018?",
         "Who are the primary customers of 3M as of FY2018?",
     ],
 )
 def test_a_question_that_asks_which_item_gets_no_figure_probe(figures, question):
     assert asks_to_choose(question) and figures.probe(question, MMM_2018) is None
+
+
+CASH_CHOICE = (
+    "Among operations, investing, and financing activities, which brought in the most (or "
+    "lost the least) cash flow for 3M in FY2018?"
+)
+
+
+def test_a_choice_among_statement_figures_is_made_by_code(figures):
+    probe = figures.probe(CASH_CHOICE, MMM_2018)
+    assert probe is not None and probe.probe_question.startswith("Which of operations")
+    assert not asks_beyond_figure(CASH_CHOICE)
+    answer, figure = figures.answer(CASH_CHOICE, MMM_2018)
+    chosen, computed = figures.choose(CASH_CHOICE, MMM_2018)
+    values = [c.calculation.value for c in computed]
+    assert [c.choice.formula for c in computed] == ["cfo", "cfi", "cff"]
+    winner = chosen.options[values.index(max(values))]
+    assert answer.body.startswith(f"{winner[:1].upper()}{winner[1:]} brought in the most cash")
+    for c in computed:  # every option's figure, cited to its statement page
+        assert c.value_text in answer.body
+    assert figure.value == max(values) and figure.verdict in answer.body
+    assert answer.references.footnotes and figure.uids
+
+
+def test_a_choice_that_asks_more_is_researched_beside_it(figures):
+    asked = CASH_CHOICE.replace("?", ", and why?")
+    assert figures.probe(asked, MMM_2018) is not None and asks_beyond_figure(asked)
+
+
+def test_a_choice_whose_options_the_statements_lack_stays_with_the_agents(figures):
+    question = "Among its products, services and licences, which earned the most for 3M in FY2018?"
+    assert figures.probe(question, MMM_2018) is None
 
 
 @pytest.mark.parametrize(
