@@ -318,9 +318,9 @@ def _choice_answer(asked: ChoiceQuestion, computed: list[Computed]) -> tuple[Cit
     period = winner.period.label
     option = asked.options[best]
     verdict = f"{option[:1].upper()}{option[1:]} {asked.predicate} in {period}"
-    marker = render_marker([numbers[uid] for uid in winner.citations])
     figures = "; ".join(cited(c) for c in computed)
-    body = f"{verdict}{marker}: {figures}."
+    # The verdict cites every option's page, as the composer's opening line of it does.
+    body = f"{verdict}{render_marker(list(numbers.values()))}. {figures[:1].upper()}{figures[1:]}."
     by_uid = {f.uid: f for c in computed for f in c.calculation.inputs}
     footnotes = [Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()]
     answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
