@@ -129,6 +129,12 @@ def _judge_text_gold(
     score = number_adjusted(overlap, gold_tokens, found, headline_numbers, yes_no)
     score = polarity_adjusted(score, text, gold, question)
     reason = f"key-fact overlap {overlap:.2f}"
+    # A "which" question's answer is the option picked; a figure against the gold's, or the
+    # other direction, still counts against it below.
+    choice = same_choice(text, gold, question)
+    if choice is not None:
+        score = max(score, IMPLIED_AGREEMENT) if choice else score * IMPLIED_DISAGREEMENT
+        reason += ", picks the gold's option" if choice else ", picks another option or none"
     if opposite_direction(text, gold):
         score *= IMPLIED_DISAGREEMENT
         reason += ", opposite direction"
@@ -143,9 +149,6 @@ def _judge_text_gold(
     if not entity_in_focus(text, gold, question):
         score *= IMPLIED_DISAGREEMENT
         reason += ", gold named only in passing"
-    if same_choice(text, gold, question) is False:
-        score *= IMPLIED_DISAGREEMENT
-        reason += ", picks another option or none"
     if is_refusal(text) and declines(text, score, threshold):
         return AnswerJudgement(label="refusal", score=0.0, reason="answer declines")
     label: Label = "correct" if score >= threshold else "incorrect"

@@ -193,6 +193,14 @@ def relevance_stance(text: str, gold: str, question: str | None) -> bool | None:
     return None
 
 
+#: Words a sentence makes its choice with ("operations brought in the most"): naming one
+#: option in a sentence that only reports its figure is no pick.
+_SUPERLATIVE_RE = re.compile(
+    r"\b(?:most|least|highest|lowest|largest|smallest|greatest|biggest|best|worst|top)\b",
+    re.IGNORECASE,
+)
+
+
 def same_choice(text: str, gold: str, question: str | None) -> bool | None:
     """``Among operations, investing, and financing activities, which …``: does the answer's
     verdict pick the gold's option? None when there are no options, the gold picks none or
@@ -201,7 +209,8 @@ def same_choice(text: str, gold: str, question: str | None) -> bool | None:
     The question's list of options copied into the answer is no choice: "Among operations,
     investing, and financing activities, Nike brought in the most cash flow" restates the
     question and shares the gold's words without its pick, so an answer whose verdict
-    names no option once that list is set aside picks none (False).
+    names no option once that list is set aside picks none (False). A verdict picks the
+    gold's option (True) only in a sentence that says it is the most or the least.
     """
     options = question_options(question)
     if len(options) < 2:
@@ -215,7 +224,7 @@ def same_choice(text: str, gold: str, question: str | None) -> bool | None:
         own = listed.sub(" ", sentence)
         echoed = echoed or own != sentence
         said = chosen_options(own, options)
-        if said == wanted:
+        if said == wanted and _SUPERLATIVE_RE.search(own):
             return True
         if said and not (said & wanted):
             return False

@@ -106,6 +106,13 @@ def test_numeric_claims(answer, gold, question, label):
          "incorrect"),
         ("Among operations, investing, and financing activities, operations brought in the "
          "most cash flow for Nike in FY2023.", CASH_GOLD, CASH_Q, "correct"),
+        # The option picked is a "which" question's answer, said as a choice ("the most").
+        ("Operations brought in the most cash flow in FY2023. Cash from operations was $5,841 "
+         "million; cash from investing was $564 million; cash from financing was -$7,447 "
+         "million.", CASH_GOLD, CASH_Q, "correct"),
+        ("Cash provided by operations was an inflow of $2,485 million for fiscal 2020. Cash "
+         "used by financing activities was $5,293 million for fiscal 2019.", CASH_GOLD, CASH_Q,
+         "incorrect"),
         ("Cash flow from operating activities was the highest for Nike in FY2023 ($5,841 "
          "million), against investing ($564 million) and financing (-$7,447 million).",
          CASH_GOLD, CASH_Q, "correct"),
