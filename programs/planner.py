@@ -17,6 +17,7 @@ import dspy
 
 from programs.errors import PlanningError
 from programs.planning_rules import (
+    UNRECOGNISED_PEER,
     companies_text,
     merge_facets,
     nearest_cells_text,
@@ -148,6 +149,8 @@ class SlicePlanner(dspy.Module):
                 continue
             if ticker in grid:
                 tickers.append(ticker)
+                # a peer name the map lacks that the model read as this company ("Coke")
+                unknown = [u for u in unknown if u != f"{equity} {UNRECOGNISED_PEER}"]
             elif ticker is not None and any(f"({ticker})" in u for u in unknown):
                 continue
             else:

@@ -39,7 +39,7 @@ from domain.periods import (
 )
 from retrieval.companies import Company
 from retrieval.coverage import one_line_sample
-from retrieval.mentions import LEGAL_SUFFIXES, company_mentions
+from retrieval.mentions import LEGAL_SUFFIXES, company_mentions, unrecognised_peers
 from retrieval.store import GridCell
 from signatures.planner import Facets
 
@@ -61,6 +61,10 @@ class PrePass(Periods):
         return bool(self.fiscal_years or self.last_n_years or self.since_fy)
 
 
+#: What a plan says of a peer name no map or grid knows ("Adidas is not a company …").
+UNRECOGNISED_PEER = "is not a company the grid holds"
+
+
 def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCell]) -> PrePass:
     """Find tickers, known company names and period expressions in ``question``."""
     found = PrePass(**dataclasses.asdict(read_periods(question)))
@@ -74,6 +78,8 @@ def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCel
             message = f"{known.get(ticker, ticker)} ({ticker}) is not in the grid"
             if message not in found.unknown:
                 found.unknown.append(message)
+    for name in unrecognised_peers(question, companies, cells):  # "Nike and Adidas"
+        found.unknown.append(f"{name} {UNRECOGNISED_PEER}")
 
     return found
 

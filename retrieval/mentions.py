@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from domain.periods import read_periods
 from retrieval.companies import Company
 from retrieval.store import GridCell
 
@@ -87,3 +88,56 @@ def mentioned_tickers(text: str, companies: Sequence[Company]) -> list[str]:
     """The tickers of the companies ``text`` names, each once, in the company map's order."""
     found = {ticker for _, ticker in company_mentions(text, companies)}
     return [c.ticker for c in companies if c.ticker in found]
+
+
+#: "Nike and Adidas", "Adidas vs. Nike": two names of one to three capitalised words joined
+#: as peers (a spaced "&" joins the words of one name, "Johnson & Johnson", so is left out).
+_NAME = r"[A-Z0-9][\w.&'’-]*(?:\s+[A-Z0-9][\w.&'’-]*){0,2}"
+_PEERS_RE = re.compile(
+    rf"\b(?P<a>{_NAME})\s+(?P<join>and|vs\.?|versus|or|against|with|to)\s+(?P<b>{_NAME})"
+)
+#: "with" and "to" join peers only in a comparison ("compare 3M with Honeywell").
+_COMPARING_RE = re.compile(r"\bcompar", re.IGNORECASE)
+#: Capitalised words a question uses that name no company: periods, measures, question words.
+_NOT_A_NAME = frozenset(
+    "fy cy q1 q2 q3 q4 h1 h2 gaap eps ebit ebitda sg&a r&d us u.s. emea apac latam ceo cfo "
+    "form compare how what which who why is are did does was were the in for between".split()
+)
+
+
+def _is_period(name: str) -> bool:
+    found = read_periods(name)
+    return bool(found.fiscal_years or found.fiscal_quarters or found.invalid)
+
+
+def unrecognised_peers(
+    text: str, companies: Sequence[Company], cells: Sequence[GridCell] = ()
+) -> list[str]:
+    """Names ``text`` sets beside a company it names ("Compare Nike and Adidas") that are no
+    company the map or the grid knows. A comparison would otherwise drop them unsaid: the
+    map holds only its companies, and nothing else tells such a name from any capitalised
+    word, so only a name joined to a known company as its peer is read as one."""
+    index = name_index(companies, cells)
+    tickers = {c.ticker for c in companies} | {c.ticker for c in cells}
+
+    def known(words: list[str]) -> bool:
+        name = re.sub(r"['’]s$", "", " ".join(words))
+        return name in tickers or resolve_name(name, index) is not None
+
+    found: list[str] = []
+    for m in _PEERS_RE.finditer(text):
+        if m.group("join") in ("with", "to") and not _COMPARING_RE.search(text):
+            continue
+        a, b = m.group("a").split(), m.group("b").split()
+        # the words next to the "and" are the peers: a's last words, b's first
+        a_known = any(known(a[-n:]) for n in range(1, len(a) + 1))
+        b_known = any(known(b[:n]) for n in range(1, len(b) + 1))
+        if a_known == b_known:
+            continue
+        words = b if a_known else a
+        while words and words[0].lower() in _NOT_A_NAME:
+            words = words[1:]
+        name = re.sub(r"['’]s$", "", " ".join(words))
+        if name and name.lower() not in _NOT_A_NAME and not _is_period(name) and name not in found:
+            found.append(name)
+    return found

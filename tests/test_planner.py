@@ -446,3 +446,16 @@ def test_an_llm_count_of_years_the_question_does_not_ask_for_is_ignored(cells):
     assert result.labels == ["MMM FY2022 Q4"]
     asked = plan(cells, "How did 3M's revenue move over the past few years?", facets=invented)
     assert asked.labels == ["MMM FY2020 Q4", "MMM FY2021 Q4", "MMM FY2022 Q4"]
+
+
+def test_a_peer_name_the_map_lacks_is_in_the_plan_unless_the_model_maps_it(cells):
+    result = plan(cells, "Compare 3M and Honeywell capex in FY2022", facets={"equities": ["3M"]})
+    assert result.labels == ["MMM FY2022 Q4"]
+    assert result.unknown == ["Honeywell is not a company the grid holds"]
+    mapped = plan(
+        cells,
+        "Compare Coke and PepsiCo gross margins in 2020",
+        facets={"equities": ["Coke", "PepsiCo"]},
+        tickers_for={"Coke": "KO"},
+    )
+    assert sorted(mapped.labels) == ["KO FY2020 Q4", "PEP FY2020 Q4"] and mapped.unknown == []
