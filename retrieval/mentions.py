@@ -5,7 +5,9 @@ them) and for soft search scoping (the one company an unfiltered query is about)
 come from the company map and the grid's own cells; a name is matched as whole words after
 normalising case, punctuation, possessives and legal suffixes (``The Coca-Cola Company``
 and ``Coca Cola's`` are both ``coca cola``), a ticker as an upper-case token (``MMM``,
-``$PEP``). Nothing here is tuned to particular questions.
+``$PEP``). It also reads the names a question sets beside a known company as its peers
+(``Compare Nike and Adidas``) that neither knows, so the plan can say they are not held.
+Nothing here is tuned to particular questions.
 """
 
 from __future__ import annotations
