@@ -182,6 +182,10 @@ class Figures:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
             choice = replace(choice, period=period)
+        return self._calculated(choice, ref)
+
+    def _calculated(self, choice: FormulaChoice, ref: SliceRef) -> Computed | None:
+        """``choice`` computed from the slice's facts; None when an input is not printed."""
         try:
             facts = self.facts(ref)
         except Exception:  # a store that fails here fails the agents' searches visibly
@@ -253,11 +257,7 @@ class Figures:
         choice = _choice(f"What was {text}?", period)
         if choice is None or choice.formula not in CONCEPTS:
             return None
-        try:
-            calculation = calculate(choice.formula, self.facts(ref), period, title=choice.title)
-        except Exception:  # a missing input, or a store fault the searches will show
-            return None
-        return Computed(calculation, replace(choice, period=period))
+        return self._calculated(replace(choice, period=period), ref)
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
         """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""
