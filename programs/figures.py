@@ -116,14 +116,33 @@ _BEYOND_FIGURE_RE = re.compile(
 )
 
 
-def asks_beyond_figure(question: str) -> bool:
+#: "If gross margin is not a useful metric for a company like this, then state that and
+#: explain why": a caveat on the figure the question asks for, not a further question.
+_APPLICABILITY_RE = re.compile(
+    r"\bif\b[^.?!;]{1,120}?\bnot\b[^.?!;]{1,160}?\bstate\s+(?:that|so|this)\s+and\s+"
+    r"explain\s+why\b[.?!]?",
+    re.IGNORECASE,
+)
+
+
+def asks_beyond_figure(question: str, sector: str = "") -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice code cannot make): then the model's probes research the rest; otherwise the
     figure, read by code, is the whole research and no probe drifts into what nobody asked.
     Sentences to the reader are not the ask ("… the perspective of an investment analyst
     who can only use the statements": that "who" asks for no one), so they are dropped
-    first; a choice among statement figures (:mod:`programs.figure_choice`) is code's."""
+    first; a choice among statement figures (:mod:`programs.figure_choice`) is code's.
+
+    The caveat "if the metric is not useful for this company, say so and why" asks nothing
+    more when the figure is computed from the company's own statements: its inputs are
+    printed there, so the metric is read as it applies. A model probe put on the caveat
+    answered a question nobody asked (a sensitivity figure beside a margin trend) and, when
+    it found nothing, put a dagger on code's figure. At a financial company (``sector``,
+    GICS) the caveat stays an ask: its margins and liquidity ratios are the ones analysts
+    do not read (:mod:`programs.verdicts` gives them no verdict)."""
     asked = drop_instructions(question)
+    if sector.strip().lower() != "financials":
+        asked = _APPLICABILITY_RE.sub(" ", asked)
     if read_choice(asked) is not None:
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     return _BEYOND_FIGURE_RE.search(asked) is not None
@@ -159,6 +178,10 @@ class Figures:
 
     def __deepcopy__(self, memo: dict) -> Figures:
         return self  # a cache over the shared store, not program state
+
+    def sector(self, ticker: str) -> str:
+        """The company's GICS sector ("" when the company map has none)."""
+        return self._sectors.get(ticker, "")
 
     def facts(self, ref: SliceRef) -> list[Fact]:
         with self._lock:
@@ -278,7 +301,7 @@ class Figures:
         sentence = (
             f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
         )
-        sector = self._sectors.get(ref.ticker, "")
+        sector = self.sector(ref.ticker)
         verdict = benchmark_verdict(
             question, calculation.title, calculation.value, value
         ) or change_verdict(question, calculation.title, calculation.value, value, sector)

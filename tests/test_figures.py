@@ -142,6 +142,26 @@ def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
     assert asks_beyond_figure("Which segment had the highest capital expenditure in FY2022?")
 
 
+def test_a_caveat_on_the_metric_is_not_an_ask_beyond_it_unless_the_company_is_financial():
+    caveated = (
+        "Does Acme have an improving gross margin profile as of FY2022? If gross margin is "
+        "not a useful metric for a company like this, then state that and explain why."
+    )
+    assert not asks_beyond_figure(caveated)
+    assert not asks_beyond_figure(caveated, "Industrials")
+    assert asks_beyond_figure(caveated, "Financials")  # a bank's margin is in doubt
+    asked_more = (
+        "What drove gross margin change as of FY2022 for Acme? If gross margin is not a "
+        "useful metric for a company like this, then please state that and explain why."
+    )
+    assert asks_beyond_figure(asked_more, "Industrials")  # "drove" is the ask
+    another = (
+        "Is Acme's quick ratio healthy for FY2022? If the quick ratio is not relevant, "
+        "please name another metric."
+    )
+    assert asks_beyond_figure(another)  # no caveat form: "healthy" and "another" ask more
+
+
 def test_a_researched_probe_reads_its_slices_computed_figure_and_may_cite_it(searcher):
     """A judgement beside a figure ("is capex high?") is written with the figure computed
     from the statements in the evidence, behind the hit number of its page."""
