@@ -40,7 +40,7 @@ from domain.periods import Period
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.verdicts import benchmark_verdict, change_verdict
 from retrieval.facts.model import Fact
-from retrieval.search.query import drop_instructions
+from retrieval.search.query import CAVEAT, drop_instructions
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 
@@ -116,15 +116,6 @@ _BEYOND_FIGURE_RE = re.compile(
 )
 
 
-#: "If gross margin is not a useful metric for a company like this, then state that and
-#: explain why": a caveat on the figure the question asks for, not a further question.
-_APPLICABILITY_RE = re.compile(
-    r"\bif\b[^.?!;]{1,120}?\bnot\b[^.?!;]{1,160}?\bstate\s+(?:that|so|this)\s+and\s+"
-    r"explain\s+why\b[.?!]?",
-    re.IGNORECASE,
-)
-
-
 def asks_beyond_figure(question: str, sector: str = "") -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice code cannot make): then the model's probes research the rest; otherwise the
@@ -142,7 +133,7 @@ def asks_beyond_figure(question: str, sector: str = "") -> bool:
     do not read (:mod:`programs.verdicts` gives them no verdict)."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
-        asked = _APPLICABILITY_RE.sub(" ", asked)
+        asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
     if read_choice(asked) is not None:
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     return _BEYOND_FIGURE_RE.search(asked) is not None

@@ -16,10 +16,13 @@ from dataclasses import dataclass
 
 from textnorm import QUERY_STOPWORDS
 
+#: "If gross margin is not a useful metric for a company like this, then please state that
+#: and explain why": the caveat of domain questions on the metric they ask for, in all its
+#: wordings. It names no fact to find, and asks nothing the figure does not answer.
+CAVEAT = r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?"
+
 _BOILERPLATE = [
-    # "If gross margin is not a useful metric for a company like this, then please state
-    # that and explain why": the conditional of domain questions, in all its wordings.
-    r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?",
+    CAVEAT,
     r"give a (?:response|answer) to the question by relying on the details shown in",
     r"(?:please )?(?:round|rounded) (?:your answer |the answer )?to (?:the nearest )?"
     r"(?:\w+ )?(?:decimal places?|decimal|whole number|percent|hundredth|tenth)s?",
