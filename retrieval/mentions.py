@@ -97,6 +97,9 @@ def mentioned_tickers(text: str, companies: Sequence[Company]) -> list[str]:
 _NAME = r"[A-Z0-9][\w.&'’-]*(?:\s+[A-Z0-9][\w.&'’-]*){0,2}"
 _PEERS_RE = re.compile(
     rf"\b(?P<a>{_NAME})\s+(?P<join>and|vs\.?|versus|or|against|with|to)\s+(?P<b>{_NAME})"
+    # "How did 3M('s capex) compare with Honeywell": the verb between the two names
+    rf"|\b(?P<c>{_NAME})(?:\s+[a-z][\w'’-]*){{0,3}}?\s+compar\w*\s+"
+    rf"(?P<verb_join>with|to|against)\s+(?P<d>{_NAME})"
 )
 #: "with" and "to" join peers only in a comparison ("compare 3M with Honeywell").
 _COMPARING_RE = re.compile(r"\bcompar", re.IGNORECASE)
@@ -130,7 +133,7 @@ def unrecognised_peers(
     for m in _PEERS_RE.finditer(text):
         if m.group("join") in ("with", "to") and not _COMPARING_RE.search(text):
             continue
-        a, b = m.group("a").split(), m.group("b").split()
+        a, b = (m.group("a") or m.group("c")).split(), (m.group("b") or m.group("d")).split()
         # the words next to the "and" are the peers: a's last words, b's first
         a_known = any(known(a[-n:]) for n in range(1, len(a) + 1))
         b_known = any(known(b[:n]) for n in range(1, len(b) + 1))

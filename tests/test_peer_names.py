@@ -20,6 +20,9 @@ from retrieval.mentions import unrecognised_peers
         ("Compare AT&T and Verizon capex", ["AT&T"]),
         ("Compare 3M to Honeywell in FY2022", ["Honeywell"]),
         ("MMM and HON capex in FY2022", ["HON"]),
+        ("How did 3M compare with Honeywell in FY2022?", ["Honeywell"]),
+        ("How did 3M's capital expenditure compare to Honeywell's in FY2022?", ["Honeywell"]),
+        ("How does Honeywell compare against 3M on capex?", ["Honeywell"]),
         # not peers: both known, one name with "&", parts of a company, periods, GAAP
         ("Compare 3M and PepsiCo capex in FY2022", []),
         ("Compare Coca Cola and Pepsi in FY2022", []),
@@ -30,6 +33,9 @@ from retrieval.mentions import unrecognised_peers
         ("How did Nike and FY2022 compare?", []),
         ("3M revenue under US GAAP and IFRS", []),
         ("Nike's revenue with Greater China", []),  # "with" joins peers only in a comparison
+        ("How did Nike's revenue compare with FY2022?", []),
+        ("How did 3M's margin compare to the prior year?", []),
+        ("How did 3M compare with PepsiCo in FY2022?", []),
     ],
 )
 def test_peer_names_the_map_does_not_hold(question, names):
