@@ -37,6 +37,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from domain.fiscal_calendar import fiscal_cell
+
 MIN_FY, MAX_FY = 1990, 2100
 
 _FY_PREFIX = r"(?:fy|fiscal(?:\s+year)?)"
@@ -372,6 +374,30 @@ def _split_year(m: re.Match[str]) -> str:
     if len(raw) == 2 and b <= a:  # "1999/00": 2000
         b += 100
     return f"FY{b}" if b == a + 1 else m.group()
+
+
+def in_fiscal_terms(text: str, fiscal_year_end: str | None) -> str:
+    """``text`` with each quarter end it dates written as the company's fiscal quarter, for
+    :func:`read_periods`, which reads a date by the calendar, not knowing whose it is: "the
+    quarter ended November 30, 2023" -> "the quarter ended Q2 FY2024" for Nike, whose year
+    ends in May; "as of July 2, 2023" -> "as of Q2 FY2023" for a 52/53-week December year."""
+
+    def fiscal(year: int, month: int, day: int) -> str:
+        fy, fq = fiscal_cell(year, month, day, fiscal_year_end)
+        return f"Q{fq} FY{fy}"
+
+    for m in reversed(list(_DATE_RE.finditer(text))):
+        if _QUARTER_END_RE.search(text[: m.start()]) or _AS_OF_END_RE.search(text[: m.start()]):
+            month = _MONTHS[(m.group("m1") or m.group("m2")).lower()]
+            day = int(re.search(r"\b\d{1,2}(?!\d)", m.group()).group())
+            year = int(re.findall(r"(?:19|20)\d{2}", m.group())[-1])
+            text = text[: m.start()] + fiscal(year, month, day) + text[m.end() :]
+    for regex in _MONTH_QUARTER:  # a month's last week stands for its end
+        text = regex.sub(
+            lambda m: f"quarter {fiscal(int(m.group('y')), _MONTHS[m.group('m').lower()], 28)}",
+            text,
+        )
+    return text
 
 
 def read_periods(text: str) -> Periods:

@@ -19,6 +19,7 @@ from programs.errors import PlanningError
 from programs.planning_rules import (
     UNRECOGNISED_PEER,
     companies_text,
+    in_company_calendar,
     merge_facets,
     nearest_cells_text,
     plan_slices,
@@ -171,6 +172,14 @@ class SlicePlanner(dspy.Module):
                 "company it is about (--company).\n"
                 f"Ask about one of: {companies_text(self.cells)}."
             )
+        calendar: list[str] = []
+        if pre.found_period:
+            fiscal, calendar = in_company_calendar(question, pre, facets.tickers, self.companies)
+            if calendar:
+                quarters = fiscal.fiscal_quarters or facets.fiscal_quarters
+                facets = facets.model_copy(
+                    update={"fiscal_years": fiscal.fiscal_years, "fiscal_quarters": quarters}
+                )
         planned = plan_slices(facets, self.cells)
         if not planned.slices:
             raise PlanningError(
@@ -194,7 +203,7 @@ class SlicePlanner(dspy.Module):
             unknown=unknown,
             missing=planned.missing,
             notes=notes + planned.notes,
-            scope=context + planned.scope,
+            scope=context + calendar + planned.scope,
             facets=facets,
             compared=planned.compared,
         )

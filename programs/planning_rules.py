@@ -28,10 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
+from domain.fiscal_calendar import DECEMBER_YEAR_END, year_end_name
 from domain.periods import (
     MAX_FY,
     MIN_FY,
     Periods,
+    in_fiscal_terms,
     mentioned_years,
     read_periods,
     speaks_of_quarters,
@@ -82,6 +84,36 @@ def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCel
         found.unknown.append(f"{name} {UNRECOGNISED_PEER}")
 
     return found
+
+
+def in_company_calendar(
+    question: str, pre: Periods, tickers: Sequence[str], companies: Sequence[Company]
+) -> tuple[Periods, list[str]]:
+    """The question's periods read in its companies' fiscal calendar, and a Scope line when
+    that changes them. The pre-pass reads a dated quarter by the calendar, before it knows
+    whose it is; "the quarter ended November 30, 2023" is Nike's Q2 FY2024, not the FY2023
+    10-K a calendar Q4 would pick. Companies whose years end in different months keep the
+    calendar reading: a date is then one company's quarter and another's other quarter."""
+    ends = {c.ticker: c.fiscal_year_end for c in companies}
+    years_end = {ends.get(t, DECEMBER_YEAR_END) for t in tickers}
+    if len(years_end) != 1:
+        return pre, []
+    fiscal_year_end = years_end.pop()
+    text = in_fiscal_terms(question, fiscal_year_end)
+    fiscal = read_periods(text)
+    if text == question or (fiscal.fiscal_years, fiscal.fiscal_quarters) == (
+        pre.fiscal_years,
+        pre.fiscal_quarters,
+    ):
+        return pre, []
+    cells = [f"FY{y} Q{q}" for y in fiscal.fiscal_years for q in fiscal.fiscal_quarters] or [
+        f"FY{y}" for y in fiscal.fiscal_years
+    ]
+    line = (
+        f"{', '.join(tickers)}: the dates asked about are read in the fiscal calendar (the "
+        f"fiscal year ends in {year_end_name(fiscal_year_end)}): {', '.join(cells)}"
+    )
+    return fiscal, [line]
 
 
 def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) -> Facets:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from domain.fiscal_calendar import DECEMBER_YEAR_END, check_year_end
+
 BUNDLED_COMPANIES = Path(__file__).parent / "assets" / "companies.json"
 
 
@@ -27,6 +29,9 @@ class Company:
     #: analysts write ("Lockheed", "Amex"). A word that is also common English ("Square"
     #: for Block) is left out: a question about square feet is not about Block.
     aliases: tuple[str, ...] = ()
+    #: The day its fiscal year ends, MMDD as SEC submissions write it ("0531" for Nike):
+    #: a quarter a question dates ("ended November 30, 2023") is read in this calendar.
+    fiscal_year_end: str = DECEMBER_YEAR_END
 
 
 @lru_cache(maxsize=4)
@@ -39,19 +44,22 @@ def load_companies(path: str | None = None) -> tuple[Company, ...]:
             isinstance(info, dict) and isinstance(info.get("ticker"), str) for info in raw.values()
         ):
             raise ValueError('expected {"Company name": {"ticker": "TICK", ...}, ...}')
+        return tuple(
+            Company(
+                name=name,
+                ticker=info["ticker"].upper(),
+                doc_name_prefixes=tuple(info.get("doc_name_prefixes") or [name.upper()]),
+                sector=info.get("gics_sector", ""),
+                aliases=tuple(info.get("aliases") or ()),
+                fiscal_year_end=check_year_end(
+                    str(info.get("fiscal_year_end") or DECEMBER_YEAR_END)
+                ),
+            )
+            for name, info in raw.items()
+        )
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         # A company map is a file the user named (--companies, $WISSEN_COMPANIES): say which.
         raise ValueError(f"cannot read the company map {source}: {exc}") from None
-    return tuple(
-        Company(
-            name=name,
-            ticker=info["ticker"].upper(),
-            doc_name_prefixes=tuple(info.get("doc_name_prefixes") or [name.upper()]),
-            sector=info.get("gics_sector", ""),
-            aliases=tuple(info.get("aliases") or ()),
-        )
-        for name, info in raw.items()
-    )
 
 
 def company_for_prefix(doc_name: str, companies: tuple[Company, ...]) -> tuple[Company, str]:

@@ -31,7 +31,7 @@ ARROWS: dict[str, set[str]] = {
     | {"textnorm", "websources"},
     "signatures": {"citations", "domain"},
     "market": {"calculator", "domain", "retrieval"},
-    "edgar": {"retrieval"},
+    "edgar": {"domain", "retrieval"},
     "calculator": {"citations", "domain", "retrieval"},
     "metrics": {"citations", "textnorm"},
     "retrieval": {"domain", "textnorm"},
