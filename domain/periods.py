@@ -10,7 +10,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``,
   ``quarter ended June 30, 2023``, ``quarter ended June 2023``, ``the June 2023 quarter``,
   ``the September quarter of 2022`` (the calendar quarter the date or month closes);
-- a quarter alone (``Q3``, ``third quarter``) and quarterly depth (``each quarter``);
+- a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), and
+  quarterly depth (``each quarter``);
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``,
   ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3;
   ``second half`` / ``H2`` -> the FY-level cell (Q4);
@@ -68,6 +69,10 @@ _QUARTER_RE = re.compile(
     r"\b(?:f?q([1-4])|([1-4])q(?=\s*'?\d{2}\b|\b)|(first|second|third|fourth|1st|2nd|3rd|4th)"
     r"\s+(?:fiscal\s+)?quarter)",
     re.IGNORECASE,
+)
+#: "Q1-Q3 2023", "Q2 through Q4": every quarter between the two.
+_QUARTER_RANGE_RE = re.compile(
+    r"\bf?q([1-4])\s*(?:-|to|through|thru)\s*f?q([1-4])\b", re.IGNORECASE
 )
 _QUARTERLY_RE = re.compile(r"quarter|\bf?q[1-4]\b|\b[1-4]q(?:'?\d{2})?\b|\bdeep\b", re.IGNORECASE)
 _LAST_N_RE = re.compile(
@@ -431,6 +436,8 @@ def read_periods(text: str) -> Periods:
         q = m.group(1) or m.group(2)
         quarters.add(int(q) if q else _ORDINALS[m.group(3).lower()])
     quarters |= _year_to_date_quarters(rest)
+    for m in _QUARTER_RANGE_RE.finditer(text):
+        quarters |= set(range(int(m.group(1)), int(m.group(2)) + 1))
     found.fiscal_quarters = sorted(quarters)
     if m := _LAST_N_RE.search(rest):
         raw = m.group(1).lower()

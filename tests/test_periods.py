@@ -83,6 +83,18 @@ def test_a_range_reads_as_each_year(first, span, form):
     assert read_periods(text).fiscal_years == list(range(first, first + span + 1))
 
 
+@given(
+    st.integers(2000, 2090),
+    st.integers(1, 4),
+    st.integers(0, 3),
+    st.sampled_from(["Q{a}-Q{b} {fy}", "Q{a} through Q{b} of FY{fy}", "FQ{a} to FQ{b} FY{fy}"]),
+)
+def test_a_run_of_quarters_reads_as_each_quarter(fy, first, span, form):
+    last = min(first + span, 4)
+    found = read_periods("Acme's revenue in " + form.format(a=first, b=last, fy=fy))
+    assert (found.fiscal_years, found.fiscal_quarters) == ([fy], list(range(first, last + 1)))
+
+
 @pytest.mark.parametrize(
     ("text", "trend"),
     [
