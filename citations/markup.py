@@ -34,6 +34,13 @@ MARKER_SEPARATOR = "˒"
 DAGGER = "†"
 SOURCES_HEADING = "**Sources**"
 NOTES_HEADING = "**Notes**"
+#: Blocks a report ends with that say how its figures were computed and what was and was not
+#: researched: notes to the reader, not claims.
+FORMULAS_HEADING = "**Formulas**"
+SCOPE_HEADING = "**Scope**"
+_REPORT_NOTES_RE = re.compile(
+    rf"^(?:{re.escape(FORMULAS_HEADING)}|{re.escape(SCOPE_HEADING)})\s*$", re.MULTILINE
+)
 
 _TO_SUPER = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 _FROM_SUPER = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
@@ -55,6 +62,15 @@ WEB_FOOTNOTE_RE = re.compile(
 _WEB_FIELDS = ("url", "publisher", "retrieved")
 # ``**Sources**``, ``Sources:``, ``**Sources:**``, ``## Notes``: however a model heads the block.
 _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?P<name>Sources|Notes)\**:?\**\s*$", re.IGNORECASE)
+
+
+def without_report_notes(markdown: str) -> str:
+    """``markdown`` up to its Formulas or Scope block. A report with no cited answer has no
+    Sources block, so its Scope notes would read as its body, and they quote the question
+    ("insufficient evidence on “What was MGM's interest coverage ratio …”"): a metric
+    judging the answer would find the question's words there and count them as said."""
+    found = _REPORT_NOTES_RE.search(markdown)
+    return markdown[: found.start()].rstrip() if found else markdown
 
 
 def to_superscript(number: int) -> str:

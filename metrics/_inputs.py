@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from citations.markup import CitedAnswer, parse_cited_answer
+from citations.markup import CitedAnswer, parse_cited_answer, without_report_notes
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:
@@ -45,4 +45,7 @@ def report_text(pred: Any) -> str:
 
 
 def as_answer(report: str | CitedAnswer) -> CitedAnswer:
-    return report if isinstance(report, CitedAnswer) else parse_cited_answer(report)
+    """The report's answer and sources, without its Formulas and Scope notes."""
+    if isinstance(report, CitedAnswer):
+        return report
+    return parse_cited_answer(without_report_notes(report))

@@ -42,8 +42,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
-from citations.markup import parse_cited_answer
-from metrics._inputs import field, report_text
+from metrics._inputs import as_answer, field, report_text
 from metrics.answer_figures import (
     ROUNDED_REL_TOL,
     TEXT_REL_TOL,
@@ -211,7 +210,7 @@ def _with_lm_opinion(
     threshold: float,
 ) -> AnswerJudgement:
     """The LM's yes/no decides the label; the rules' score still orders answers within it."""
-    text = parse_cited_answer(answer).body
+    text = as_answer(answer).body
     opinion = lm_judge(question, text, gold_text(gold))
     if opinion is None:
         return verdict
@@ -230,7 +229,7 @@ def _judge_by_rules(
     answer: str, gold: Any, question: str | None, *, rel_tol: float | None, threshold: float
 ) -> AnswerJudgement:
     """The deterministic verdict: refusal, numeric gold, ``none`` gold, or textual gold."""
-    text = parse_cited_answer(answer).body if answer else ""
+    text = as_answer(answer).body if answer else ""
     if not text.strip():
         return AnswerJudgement(label="refusal", score=0.0, reason="empty answer")
     if is_none_gold(gold_text(gold)):

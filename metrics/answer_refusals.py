@@ -45,6 +45,7 @@ _REFUSAL_RE = re.compile(
     | \bnot\s+(?:directly|explicitly)\s+(?:stated|provided|mentioned|given|available)\b
     | \bwithout\s+(?:the\s+)?(?:specific|necessary|additional|access|more)\b
     | \b(?:does|do)\s+not\s+(?:explicitly|directly|specifically)\s+(?:state|provide|mention)
+    | (?<![a-z0-9])no\s+cited\s+(?:answer|findings)\b  # the composer's own, in _italics_
     """,
     re.IGNORECASE | re.VERBOSE,
 )

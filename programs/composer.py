@@ -27,7 +27,14 @@ from dataclasses import dataclass
 import dspy
 
 from citations.daggers import SliceResult, apply_daggers
-from citations.markup import DAGGER, MARKER_RE, CitedAnswer, iter_markers
+from citations.markup import (
+    DAGGER,
+    FORMULAS_HEADING,
+    MARKER_RE,
+    SCOPE_HEADING,
+    CitedAnswer,
+    iter_markers,
+)
 from citations.sentences import (
     split_sentences,
     without_empty_claims,
@@ -334,10 +341,10 @@ def _with_notes(report: CitedAnswer, plan: ResearchPlan, slices: Sequence[SliceR
     markdown = report.to_markdown()
     formulas = formula_notes(slices, report.references)
     if formulas:
-        markdown += "\n\n**Formulas**\n\n" + "\n".join(f"- {f}" for f in formulas)
+        markdown += f"\n\n{FORMULAS_HEADING}\n\n" + "\n".join(f"- {f}" for f in formulas)
     notes = plan.user_notes() + unused_flag_notes(report, slices)
     if notes:
-        markdown += "\n\n**Scope**\n\n" + "\n".join(f"- {n}" for n in notes)
+        markdown += f"\n\n{SCOPE_HEADING}\n\n" + "\n".join(f"- {n}" for n in notes)
     return markdown
 
 

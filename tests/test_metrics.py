@@ -270,3 +270,32 @@ def test_validity_benchmark_prints_table_on_fixture():
     assert "| all | 21 |" in out and "Confusion matrix" in out
     accuracy = float(out.split("| all | 21 | ")[1].split(" |")[0])
     assert accuracy >= 0.6
+
+
+def test_a_report_with_no_answer_is_a_refusal_though_its_scope_quotes_the_question():
+    """Its Scope notes quote the probe question; their words are not the answer's."""
+    question = "What was Acme's interest coverage ratio using FY2022 Adjusted EBIT?"
+    report = (
+        "## Answer\n\n_No cited answer could be written; the findings by slice follow._\n\n"
+        "## Findings by slice\n\n### ACME FY2022 Q4\n\n_No cited findings: the evidence "
+        "gathered did not support any claim._\n\n**Scope**\n\n- ACME FY2022 Q4: evidence "
+        f"incomplete (Probe 1: insufficient evidence on “{question}”)"
+    )
+    gold = "Acme's interest coverage ratio using FY2022 Adjusted EBIT was negative"
+    assert judge_answer(report, gold, question).label == "refusal"
+    # the same notes after a cited answer leave its judgement alone
+    answered = (
+        "## Answer\n\nAcme's interest coverage ratio using FY2022 Adjusted EBIT was negative¹."
+        "\n\n**Sources**\n\n¹ ACME 10-K FY2022 p.5 (page_id: 1, uid: aaaaaaaaaaaa)"
+        f"\n\n**Scope**\n\n- a note on “{question}”"
+    )
+    assert judge_answer(answered, gold, question).label == "correct"
+
+
+def test_citation_coverage_reads_no_scope_note_as_an_uncited_claim():
+    from citations.markup import without_report_notes
+
+    body = "Revenue was $5 million¹."
+    notes = "\n\n**Formulas**\n\n- Margin = a ÷ b\n\n**Scope**\n\n- MMM: no period given."
+    assert without_report_notes(body + notes) == body
+    assert score_citation_coverage(body + notes) == score_citation_coverage(body)
