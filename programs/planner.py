@@ -15,9 +15,12 @@ from collections.abc import Sequence
 
 import dspy
 
+from domain.fiscal_calendar import DECEMBER_YEAR_END
 from programs.errors import PlanningError
 from programs.planning_rules import (
     UNRECOGNISED_PEER,
+    PrePass,
+    SlicePlan,
     companies_text,
     in_company_calendar,
     merge_facets,
@@ -86,6 +89,37 @@ class SlicePlanner(dspy.Module):
             return None
         ticker = raw.strip().upper().lstrip("$")
         return ticker if ticker and ticker != "UNKNOWN" else None
+
+    def _plan_in_fiscal_calendars(
+        self, question: str, pre: PrePass, facets: Facets
+    ) -> tuple[SlicePlan, list[str]]:
+        """The rules' slices, with a dated quarter read in each company's own fiscal
+        calendar (:func:`in_company_calendar`), and the Scope lines that say so. Companies
+        whose years end in different months are planned apart, each in its calendar:
+        "the quarter ended November 30, 2022" is Nike's FY2023 Q2 and 3M's FY2022 Q4."""
+        if not pre.found_period:
+            return plan_slices(facets, self.cells), []
+        year_ends = {c.ticker: c.fiscal_year_end for c in self.companies}
+        groups: dict[str, list[str]] = {}
+        for ticker in facets.tickers:
+            groups.setdefault(year_ends.get(ticker, DECEMBER_YEAR_END), []).append(ticker)
+        plans, scope = [], []
+        for tickers in groups.values():
+            fiscal, lines = in_company_calendar(question, pre, tickers, self.companies)
+            update: dict[str, object] = {"tickers": tickers}
+            if lines:
+                quarters = fiscal.fiscal_quarters or facets.fiscal_quarters
+                update |= {"fiscal_years": fiscal.fiscal_years, "fiscal_quarters": quarters}
+            plans.append(plan_slices(facets.model_copy(update=update), self.cells))
+            scope += lines
+        if len(plans) == 1:
+            return plans[0], scope
+        merged = SlicePlan(slices=[], missing=[], notes=[])
+        for plan in plans:
+            for name in ("slices", "missing", "notes", "scope", "compared"):
+                kept = getattr(merged, name)
+                kept.extend(x for x in getattr(plan, name) if x not in kept)
+        return merged, scope
 
     def _context_company(self, company: str, index: dict[str, str], grid: set[str]) -> str:
         """The grid ticker of the question's context company (a ticker or a name the company
@@ -172,15 +206,7 @@ class SlicePlanner(dspy.Module):
                 "company it is about (--company).\n"
                 f"Ask about one of: {companies_text(self.cells)}."
             )
-        calendar: list[str] = []
-        if pre.found_period:
-            fiscal, calendar = in_company_calendar(question, pre, facets.tickers, self.companies)
-            if calendar:
-                quarters = fiscal.fiscal_quarters or facets.fiscal_quarters
-                facets = facets.model_copy(
-                    update={"fiscal_years": fiscal.fiscal_years, "fiscal_quarters": quarters}
-                )
-        planned = plan_slices(facets, self.cells)
+        planned, calendar = self._plan_in_fiscal_calendars(question, pre, facets)
         if not planned.slices:
             raise PlanningError(
                 "None of the periods asked for are in the grid ("

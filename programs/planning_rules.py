@@ -92,8 +92,9 @@ def in_company_calendar(
     """The question's periods read in its companies' fiscal calendar, and a Scope line when
     that changes them. The pre-pass reads a dated quarter by the calendar, before it knows
     whose it is; "the quarter ended November 30, 2023" is Nike's Q2 FY2024, not the FY2023
-    10-K a calendar Q4 would pick. Companies whose years end in different months keep the
-    calendar reading: a date is then one company's quarter and another's other quarter."""
+    10-K a calendar Q4 would pick. The planner asks it once for each fiscal year end among
+    the companies; given companies whose years end in different months, it keeps the
+    calendar reading."""
     ends = {c.ticker: c.fiscal_year_end for c in companies}
     years_end = {ends.get(t, DECEMBER_YEAR_END) for t in tickers}
     if len(years_end) != 1:

@@ -99,3 +99,23 @@ def test_a_company_map_with_a_bad_fiscal_year_end_is_refused_by_name(tmp_path):
     path.write_text(json.dumps({"Acme": {"ticker": "ACME", "fiscal_year_end": "May"}}))
     with pytest.raises(ValueError, match=r"cannot read the company map .*not a fiscal year end"):
         load_companies(str(path))
+
+
+def test_companies_whose_years_end_apart_are_planned_each_in_its_calendar():
+    import dspy
+
+    from benchmarks.planner import _NoModel
+    from programs.planner import SlicePlanner
+    from retrieval.store import GridCell
+
+    cells = [
+        GridCell("NKE", "Nike", 2023, 2, ("10-Q",), 40),
+        GridCell("NKE", "Nike", 2023, 4, ("10-K",), 90),
+        GridCell("MMM", "3M", 2022, 4, ("10-K",), 120),
+        GridCell("MMM", "3M", 2023, 2, ("10-Q",), 60),
+    ]
+    question = "Compare Nike's and 3M's revenue in the quarter ended November 30, 2022"
+    with dspy.context(lm=_NoModel()):
+        plan = SlicePlanner(cells)(question=question)
+    assert [s.label for s in plan.slices] == ["NKE FY2023 Q2", "MMM FY2022 Q4"]
+    assert any(line.startswith("NKE: the dates asked about") for line in plan.scope)
