@@ -20,12 +20,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
-from calculator.choice import FormulaChoice, choose_formula
+from calculator.choice import FormulaChoice, choose_formula, normalise
 from calculator.concepts import CONCEPTS
 from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
 from calculator.expressions import parse_formula, references
+from calculator.phrases import compiled
 from calculator.result import Calculation
 from citations.markup import (
     MARKER_RE,
@@ -36,7 +37,7 @@ from citations.markup import (
     render_marker,
 )
 from domain.cells import SliceRef
-from domain.periods import Period
+from domain.periods import MIN_FY, Period
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.verdicts import benchmark_verdict, change_verdict
 from retrieval.facts.model import Fact
@@ -137,6 +138,28 @@ def asks_beyond_figure(question: str, sector: str = "") -> bool:
     if read_choice(asked) is not None:
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     return _BEYOND_FIGURE_RE.search(asked) is not None
+
+
+def figures_named(text: str) -> frozenset[str]:
+    """Every concept and metric ``text`` names anywhere ("capex", "operating margin")."""
+    lowered = normalise(text)
+    return frozenset(name for pattern, name in compiled() if pattern.search(lowered))
+
+
+def statements_named(text: str) -> frozenset[str]:
+    """The statements that print the figure ``text`` asks for or names ("Net cash provided
+    by operating activities": the cash-flow statement; "operating margin": the income
+    statement, where its inputs are); empty when it names none the calculator knows."""
+    choice = _choice(text, Period(MIN_FY))
+    if choice is None:
+        return frozenset()
+    try:
+        expression = parse_formula(choice.formula, metrics=metric_formulas(choice.definitions))
+    except CalculationError:
+        return frozenset()
+    return frozenset(
+        CONCEPTS[ref.concept].statement for ref in references(expression) if ref.concept in CONCEPTS
+    )
 
 
 def _absolute(formula: str, definitions: dict[str, str]) -> bool:

@@ -9,7 +9,11 @@ that cost a run minutes and add nothing an analyst asked for:
   activities" for a question about working capital; "Capital expenditures" for one about
   which segment grew fastest), whose findings then crowd the report;
 - *paraphrase*: the question again in other words ("Highest net income segment" for "which
-  segment had the highest net income"), researched a second time.
+  segment had the highest net income"), researched a second time;
+- *another statement's figure*: "Net cash provided by operating activities" for "What
+  drove operating margin change?", on topic by the word "operating" alone. A probe whose
+  title names a figure the calculator knows is kept only when that figure's statement is
+  one the question's figure is read from (:func:`programs.figures.statements_named`).
 
 A probe's *subject* is the content words of its title (the angle, in the model's words),
 or of its question when the title says nothing of its own ("Drivers"): words that are not
@@ -26,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from programs.figures import figures_named, statements_named
 from retrieval.search.query import drop_instructions, prepare_query
 from signatures.probes import Probe
 from textnorm.stemming import stem
@@ -114,6 +119,18 @@ def about_other_companies(probe: Probe) -> bool:
     return bool(_OTHER_COMPANIES.search(f"{probe.probe_title} {probe.probe_question}"))
 
 
+def _on_the_statements(probe: Probe, statements: frozenset[str], question: str) -> bool:
+    """Whether the probe names no statement figure, one of ``statements``, or one the
+    question names too ("… interest expense" beside a question's current ratio)."""
+    title = probe.probe_title if statements_named(probe.probe_title) else probe.probe_question
+    named = statements_named(title)
+    return (
+        not named
+        or bool(named & statements)
+        or bool(figures_named(title) & figures_named(question))
+    )
+
+
 def focused_probes(
     probes: Sequence[Probe], question: str, company: Iterable[str] = (), also: str = ""
 ) -> list[Probe]:
@@ -127,6 +144,8 @@ def focused_probes(
     adding = [(p, s) for p, s in subjects if s and not s <= asked]
     on_topic = [(p, s) for p, s in adding if _probe_topic(p, s, words) & topic]
     kept = adding if asked <= _EVALUATIVE_STEMS else on_topic
+    if statements := statements_named(question):
+        kept = [(p, s) for p, s in kept if _on_the_statements(p, statements, question)]
     seen: set[frozenset[str]] = set()
     result = []
     for probe, subject in kept:

@@ -36,6 +36,28 @@ def test_a_probe_on_another_subject_is_dropped():
     assert titles(focused_probes(probes, WORKING_CAPITAL, ACME)) == ["Working capital components"]
 
 
+def test_a_probe_on_another_statements_figure_is_dropped_though_a_word_is_shared():
+    # The model's probes for 3M's operating margin question with no flags (renamed):
+    # "operating" alone made the cash-flow probe look on topic.
+    question = "What drove operating margin change as of FY2022 for Acme?"
+    probes = [
+        probe(
+            "Net cash provided by operating activities",
+            "How much net cash did Acme provide from its operating activities in FY2022?",
+        ),
+        probe("Segment operating income", "Which segments drove operating income?"),
+        probe("Operating expenses", "Which operating expenses changed most?"),
+    ]
+    kept = titles(focused_probes(probes, question, ACME))
+    assert kept == ["Segment operating income", "Operating expenses"]
+    # a figure of another statement that the question names itself stays
+    covered = "Did Acme's operating cash flow cover its capital expenditure in FY2022?"
+    dividends = [probe("Dividends paid against operating cash flow"), probe("Revenue growth")]
+    assert titles(focused_probes(dividends, covered, ACME)) == [
+        "Dividends paid against operating cash flow"
+    ]
+
+
 def test_expecting_something_is_no_subject_shared():
     # Probes the model wrote for this question on the embedded model (JnJ's, renamed): the
     # cash-flow one shared only "expected" with it.
