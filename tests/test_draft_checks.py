@@ -75,6 +75,13 @@ def test_a_follow_up_becomes_a_query_or_nothing(follow_up, query):
 def test_a_follow_up_that_repeats_what_was_asked_names_nothing_new():
     asked = "What was 3M's segment operating income in FY2022?"
     assert follow_up_query("State the segment operating income.", asked) is None
+    # the reviewer's words about an explanation are no new search (a default run's round 2
+    # searched "explanation operating margin useful … without justification context")
+    asked = "What drove operating margin change as of FY2022 for 3M?"
+    follow_up = (
+        "The explanation of the operating margin change is without justification or context."
+    )
+    assert follow_up_query(follow_up, asked) is None
 
 
 class ContradictingLM(ScriptedLM):

@@ -294,6 +294,8 @@ _REVIEW_WORDS = frozenset(
     issue make mention mentioned missing need needed needs probe provide provided provides
     revise rewrite sentence sentences source sources specific specifically statement
     statements' support supported supports verify
+    context explain explained explains explanation explanations justification justify
+    justified useful without
     """.split()
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z&'-]*|\d[\d,.]*%?")
