@@ -12,7 +12,9 @@ the pages the probe retrieved (never the model's word for them):
    over a model's copy of it;
 4. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
-5. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+5. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
+   where its own two numbers fell (or the reverse) goes;
+6. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
    back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -29,6 +31,7 @@ from domain.cells import SliceRef
 from programs.answer_form import fit_to_question
 from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
+from programs.direction_check import drop_misdirected
 from programs.draft_checks import pasted_verdict
 from programs.drafts import VerifiedDraft, verify_draft
 from programs.figures import Figures
@@ -62,6 +65,7 @@ def check_draft(
     checked, contradicting = check_figures(fitted, slice, figure, figures)
     read = [hit.text for hit in tool.retrieved.values()]
     checked, misattributed = drop_misattributed_causes(checked, read, probe_question)
+    checked, misdirected = drop_misdirected(checked)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -77,6 +81,7 @@ def check_draft(
         "uncited_prose_dropped": verified.uncited_prose_dropped,
         "contradicting_figures_dropped": contradicting,
         "misattributed_causes_dropped": misattributed,
+        "misdirected_dropped": misdirected,
         "form_edits": form_edits,
         "citations": [f.citation.uid for f in answer.references.footnotes],
     }

@@ -20,6 +20,7 @@ COUNTERS = {
     "uncited_prose_dropped",
     "contradicting_figures_dropped",
     "misattributed_causes_dropped",
+    "misdirected_dropped",
 }
 
 
