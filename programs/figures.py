@@ -117,7 +117,11 @@ _BEYOND_FIGURE_RE = re.compile(
 )
 
 
-def asks_beyond_figure(question: str, sector: str = "") -> bool:
+#: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
+_HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
+
+
+def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice code cannot make): then the model's probes research the rest; otherwise the
     figure, read by code, is the whole research and no probe drifts into what nobody asked.
@@ -131,10 +135,17 @@ def asks_beyond_figure(question: str, sector: str = "") -> bool:
     answered a question nobody asked (a sensitivity figure beside a margin trend) and, when
     it found nothing, put a dagger on code's figure. At a financial company (``sector``,
     GICS) the caveat stays an ask: its margins and liquidity ratios are the ones analysts
-    do not read (:mod:`programs.verdicts` gives them no verdict)."""
+    do not read (:mod:`programs.verdicts` gives them no verdict).
+
+    ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
+    analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
+    Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
+    says so in words, and its dagger landed on code's verdict and figure."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
         asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
+    if judged:
+        asked = _HEALTH_RE.sub(" ", asked)
     if read_choice(asked) is not None:
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     return _BEYOND_FIGURE_RE.search(asked) is not None
@@ -295,6 +306,18 @@ class Figures:
         if choice is None or choice.formula not in CONCEPTS:
             return None
         return self._calculated(replace(choice, period=period), ref)
+
+    def judges(self, question: str, ref: SliceRef) -> bool:
+        """Whether the slice's figure settles the question's "is it healthy?" by a shared
+        benchmark (:func:`programs.verdicts.benchmark_verdict`)."""
+        computed = self.compute(question, ref)
+        if computed is None:
+            return False
+        calculation = computed.calculation
+        verdict = benchmark_verdict(
+            question, calculation.title, calculation.value, computed.value_text
+        )
+        return verdict is not None
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
         """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""

@@ -166,7 +166,8 @@ class ResearchProgram(dspy.Module):
         figures, and a slice added only for a trend's prior period (``compared``) never
         gives more: researched, it answers the question for the wrong year."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
-        beyond = asks_beyond_figure(question, self.figures.sector(ref.ticker))
+        judged = figure is not None and self.figures.judges(question, ref)
+        beyond = asks_beyond_figure(question, self.figures.sector(ref.ticker), judged)
         if figure is not None and (not beyond or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)
         if figure is not None and latest and ref not in latest:

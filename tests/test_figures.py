@@ -142,6 +142,13 @@ def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
     assert asks_beyond_figure("Which segment had the highest capital expenditure in FY2022?")
 
 
+def test_healthy_asks_no_more_when_a_shared_benchmark_judges_the_figure():
+    asked = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
+    assert asks_beyond_figure(asked)  # no benchmark verdict: the model judges
+    assert not asks_beyond_figure(asked, judged=True)
+    assert asks_beyond_figure("Why is Acme's quick ratio healthy?", judged=True)
+
+
 def test_a_caveat_on_the_metric_is_not_an_ask_beyond_it_unless_the_company_is_financial():
     caveated = (
         "Does Acme have an improving gross margin profile as of FY2022? If gross margin is "
