@@ -59,10 +59,29 @@ def test_only_the_other_yes_or_no_opposes_a_verdict():
     assert not opposes("Acme's quick ratio is low.", verdict)
 
 
-def test_a_researched_yes_beside_a_figure_below_its_benchmark_never_reaches_the_report(searcher):
+#: A health question that asks more than code's verdict settles ("what drives it"), so the
+#: question is researched beside the figure.
+HEALTH_AND_DRIVERS = (
+    "Does 3M have a reasonably healthy liquidity profile based on its quick ratio for FY2022? "
+    "What drives it?"
+)
+
+
+def test_a_health_question_the_benchmark_settles_is_the_figure_alone(searcher):
     question = (
         "Does 3M have a reasonably healthy liquidity profile based on its quick ratio for FY2022?"
     )
+    lm = ScriptedLM(claim="Yes, 3M has a reasonably healthy liquidity profile in FY2022")
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
+    with dspy.context(lm=lm):
+        pred = program(question=question)
+    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 is below 1")
+    assert len(pred.record["slices"][0]["probes"]) == 1  # no researched probe
+    assert "†" not in pred.report
+
+
+def test_a_researched_yes_beside_a_figure_below_its_benchmark_never_reaches_the_report(searcher):
+    question = HEALTH_AND_DRIVERS
     lm = ScriptedLM(claim="Yes, 3M has a reasonably healthy liquidity profile in FY2022")
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
     with dspy.context(lm=lm):
@@ -133,9 +152,7 @@ def test_one_researched_probe_beside_a_figure_is_the_answer_with_no_summary_or_c
     citing the pages its own probe cited, with no model re-telling them."""
     from citations import parse_cited_answer, split_sentences
 
-    question = (
-        "Does 3M have a reasonably healthy liquidity profile based on its quick ratio for FY2022?"
-    )
+    question = HEALTH_AND_DRIVERS
     lm = ScriptedLM()
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
     with dspy.context(lm=lm):
