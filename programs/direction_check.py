@@ -1,11 +1,11 @@
 """A sentence that moves a figure the other way than its own two numbers do is removed.
 
-Asked about 3M's operating cash flow with no flags, the small model wrote "3M provided net
-cash of $5,591 million from its operating activities in FY2022. This is a significant
-increase compared to the previous year's $7,454 million." It read both columns right and
-wrote the direction it expected. Citation checks see a real page and numeric grounding
-real digits, so the sentence survives them; a reader takes the word "increase". Code can
-tell: two shapes name which number is the earlier one,
+Asked with no flags what drove 3M's operating margin, a probe on its operating cash flow
+wrote "3M provided net cash of $5,591 million from its operating activities in FY2022.
+This is a significant increase compared to the previous year's $7,454 million." It read
+both columns right and wrote the direction it expected. Citation checks see a real page
+and numeric grounding real digits, so the sentence survives them; a reader takes the word
+"increase". Code can tell: two shapes name which number is the earlier one,
 
 - "from A to B" (A first): "rose from $1.2 billion in FY2021 to $1.5 billion in FY2022";
 - "B, compared with the prior year's A" or "B … compared with A in the prior year";

@@ -104,8 +104,8 @@ class SlicePlanner(dspy.Module):
         for ticker in facets.tickers:
             groups.setdefault(year_ends.get(ticker, DECEMBER_YEAR_END), []).append(ticker)
         plans, scope = [], []
-        for tickers in groups.values():
-            fiscal, lines = in_company_calendar(question, pre, tickers, self.companies)
+        for fiscal_year_end, tickers in groups.items():
+            fiscal, lines = in_company_calendar(question, pre, tickers, fiscal_year_end)
             update: dict[str, object] = {"tickers": tickers}
             if lines:
                 quarters = fiscal.fiscal_quarters or facets.fiscal_quarters

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
-from domain.fiscal_calendar import DECEMBER_YEAR_END, year_end_name
+from domain.fiscal_calendar import year_end_name
 from domain.periods import (
     MAX_FY,
     MIN_FY,
@@ -87,19 +87,12 @@ def prepass(question: str, companies: Sequence[Company], cells: Sequence[GridCel
 
 
 def in_company_calendar(
-    question: str, pre: Periods, tickers: Sequence[str], companies: Sequence[Company]
+    question: str, pre: Periods, tickers: Sequence[str], fiscal_year_end: str
 ) -> tuple[Periods, list[str]]:
-    """The question's periods read in its companies' fiscal calendar, and a Scope line when
-    that changes them. The pre-pass reads a dated quarter by the calendar, before it knows
-    whose it is; "the quarter ended November 30, 2023" is Nike's Q2 FY2024, not the FY2023
-    10-K a calendar Q4 would pick. The planner asks it once for each fiscal year end among
-    the companies; given companies whose years end in different months, it keeps the
-    calendar reading."""
-    ends = {c.ticker: c.fiscal_year_end for c in companies}
-    years_end = {ends.get(t, DECEMBER_YEAR_END) for t in tickers}
-    if len(years_end) != 1:
-        return pre, []
-    fiscal_year_end = years_end.pop()
+    """The question's periods read in the fiscal calendar of ``tickers`` (whose years end
+    on ``fiscal_year_end``), and a Scope line when that changes them. The pre-pass reads a
+    dated quarter by the calendar, before it knows whose it is; "the quarter ended November
+    30, 2023" is Nike's Q2 FY2024, not the FY2023 10-K a calendar Q4 would pick."""
     text = in_fiscal_terms(question, fiscal_year_end)
     fiscal = read_periods(text)
     if text == question or (fiscal.fiscal_years, fiscal.fiscal_quarters) == (
