@@ -8,13 +8,8 @@ daggers on every sentence that uses a flagged slice, and the Notes and Sources b
 A question that came down to one slice with one researched probe (beside code's figures)
 is answered by its probes' cited answers as they stand; one slice with angles beside the
 question's own probe is answered by that probe (and code's figures), the angles shown as
-findings; findings that cite no page get no answer. None of these makes an LM call. A
-sentence the model wrote without a mark keeps one when it restates a cited finding (the
-finding's own markers, found by code: :func:`programs.attribution.attribute_to_findings`);
-one that names a company and cites none of its filings is removed
-(:mod:`programs.company_check`), and so is one that gives a company's figure a value its
-statement facts do not hold, or states a number no finding states
-(:mod:`programs.figure_check`).
+findings; findings that cite no page get no answer. None of these makes an LM call. What the
+model writes stands only as far as code's checks allow (:mod:`programs.prose_checks`).
 """
 
 from __future__ import annotations
@@ -38,14 +33,11 @@ from citations.markup import (
 from citations.sentences import (
     split_sentences,
     without_empty_claims,
-    without_uncited,
     without_units,
     without_units_and_followers,
 )
 from citations.verification import verify_answer
-from programs.attribution import attribute_to_findings
-from programs.company_check import drop_misattributed
-from programs.figure_check import drop_contradicting, drop_misranked, drop_unfounded
+from programs.figure_check import drop_misranked
 from programs.figure_table import (
     figure_changes,
     figure_comparisons,
@@ -58,6 +50,7 @@ from programs.figure_table import (
     trend_verdicts,
     with_figure_citations,
 )
+from programs.prose_checks import check_composed
 from programs.synthesiser import merge_parts, researched, with_references
 from programs.verdicts import opposes
 from retrieval.companies import Company, load_companies
@@ -414,14 +407,8 @@ class ReportComposer(dspy.Module):
                 )
                 # A step that fails keeps what the steps before it made (answer.prose).
                 written = _HEADING_LINE.sub("", str(out.report_markdown or "")).strip()
-                answer.prose = with_references(written, merged.references)
-                answer.prose, _ = attribute_to_findings(answer.prose, merged)
-                answer.prose, _ = drop_misattributed(answer.prose, self.companies)
-                answer.prose, _ = drop_contradicting(answer.prose, slices, self.companies)
-                answer.prose, _ = drop_unfounded(answer.prose, merged.body)
-                answer.prose = answer.prose.model_copy(
-                    update={"body": without_uncited(answer.prose.body)}
-                )
+                prose = with_references(written, merged.references)
+                answer.prose = check_composed(prose, merged, slices, self.companies)
                 answer.rows = findings.code_rows or _rows(out.comparison_rows)
             except Exception as exc:
                 logger.warning("report composition failed: %s", exc)

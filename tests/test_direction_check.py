@@ -63,3 +63,17 @@ def test_a_this_sentence_is_read_against_the_figure_before_it_and_removed_alone(
     assert [f.number for f in answer.references.footnotes] == [1]
     right = body.replace("increase", "decrease")
     assert drop_misdirected(parse_cited_answer(right + SOURCES))[1] == 0
+
+
+def test_the_composers_prose_loses_a_misdirected_sentence_too():
+    from programs.prose_checks import check_composed
+
+    findings = parse_cited_answer(
+        "Capital expenditure was $1,749 million in FY2021¹ and $1,500 million in FY2022²." + SOURCES
+    )
+    prose = parse_cited_answer(
+        "Capital expenditure increased from $1,749 million in FY2021 to $1,500 million in "
+        "FY2022¹˒². It was $1,500 million in FY2022²." + SOURCES
+    )
+    checked = check_composed(prose, findings, [], [])
+    assert checked.body == "It was $1,500 million in FY2022²."

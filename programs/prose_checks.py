@@ -1,0 +1,49 @@
+"""Code's checks on the composer's prose, in the order they run.
+
+The composer's model writes the report's opening from the slices' findings, and a small
+model re-telling them swaps companies, copies a neighbouring number, does its own sums and
+turns a fall into a rise. Its sentences reach the report only through these checks, each
+reading what code knows (the findings, the statement facts, the company map):
+
+1. :func:`programs.attribution.attribute_to_findings`: a sentence that restates a cited
+   finding without its mark gets the finding's;
+2. :func:`programs.company_check.drop_misattributed`: a sentence naming companies whose
+   pages it does not cite goes;
+3. :func:`programs.figure_check.drop_contradicting`: one that gives a company's figure a
+   value its facts do not hold goes;
+4. :func:`programs.figure_check.drop_unfounded`: one with a number no finding states goes;
+5. :func:`programs.direction_check.drop_misdirected`: one that says its figure rose where
+   its own two numbers fell (or the reverse) goes;
+6. what is left uncited goes.
+
+The composer writes; this module decides what of it stands, in one place, as
+:mod:`programs.round_checks` does for a researcher's draft.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citations.markup import CitedAnswer
+from citations.sentences import without_uncited
+from programs.attribution import attribute_to_findings
+from programs.company_check import drop_misattributed
+from programs.direction_check import drop_misdirected
+from programs.figure_check import drop_contradicting, drop_unfounded
+from retrieval.companies import Company
+from signatures.synthesiser import SliceReport
+
+
+def check_composed(
+    prose: CitedAnswer,
+    findings: CitedAnswer,
+    slices: Sequence[SliceReport],
+    companies: Sequence[Company],
+) -> CitedAnswer:
+    """``prose`` (written from ``findings``, in their numbering) after every check."""
+    prose, _ = attribute_to_findings(prose, findings)
+    prose, _ = drop_misattributed(prose, companies)
+    prose, _ = drop_contradicting(prose, slices, companies)
+    prose, _ = drop_unfounded(prose, findings.body)
+    prose, _ = drop_misdirected(prose)
+    return prose.model_copy(update={"body": without_uncited(prose.body)})
