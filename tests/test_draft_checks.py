@@ -82,6 +82,9 @@ def test_a_follow_up_that_repeats_what_was_asked_names_nothing_new():
         "The explanation of the operating margin change is without justification or context."
     )
     assert follow_up_query(follow_up, asked) is None
+    # nor are its words about where a number appears (a default run's search, word for word)
+    follow_up = "Every numeric figure must appear on the primary page of the filing's tables."
+    assert follow_up_query(follow_up, asked) is None
 
 
 class ContradictingLM(ScriptedLM):

@@ -295,7 +295,8 @@ _REVIEW_WORDS = frozenset(
     revise rewrite sentence sentences source sources specific specifically statement
     statements' support supported supports verify
     context explain explained explains explanation explanations justification justify
-    justified useful without
+    justified must useful without appear appears every filing filing's number numbers numeric
+    page pages primary table tables
     """.split()
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z&'-]*|\d[\d,.]*%?")
