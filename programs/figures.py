@@ -25,7 +25,7 @@ from calculator.concepts import CONCEPTS
 from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
-from calculator.expressions import parse_formula, references
+from calculator.expressions import Reference, parse_formula, references
 from calculator.phrases import compiled
 from calculator.result import Calculation
 from citations.markup import (
@@ -164,22 +164,23 @@ def statements_named(text: str) -> frozenset[str]:
     choice = _choice(text, Period(MIN_FY))
     if choice is None:
         return frozenset()
-    try:
-        expression = parse_formula(choice.formula, metrics=metric_formulas(choice.definitions))
-    except CalculationError:
-        return frozenset()
     return frozenset(
-        CONCEPTS[ref.concept].statement for ref in references(expression) if ref.concept in CONCEPTS
+        CONCEPTS[ref.concept].statement for ref in _inputs(choice) if ref.concept in CONCEPTS
     )
 
 
-def _absolute(formula: str, definitions: dict[str, str]) -> bool:
-    """True if the formula names fixed years (growth from FY2018 to FY2022), not "this year"."""
+def _inputs(choice: FormulaChoice) -> list[Reference]:
+    """The facts ``choice``'s formula reads (none when it does not parse)."""
     try:
-        expression = parse_formula(formula, metrics=metric_formulas(definitions))
+        expression = parse_formula(choice.formula, metrics=metric_formulas(choice.definitions))
     except CalculationError:
-        return False
-    return any(ref.period.absolute is not None for ref in references(expression))
+        return []
+    return list(references(expression))
+
+
+def _absolute(choice: FormulaChoice) -> bool:
+    """True if the formula names fixed years (growth from FY2018 to FY2022), not "this year"."""
+    return any(ref.period.absolute is not None for ref in _inputs(choice))
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class Figures:
         choice = _choice(question, period)
         if choice is None:
             return None
-        if _absolute(choice.formula, choice.definitions):
+        if _absolute(choice):
             if choice.period != period:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
@@ -257,7 +258,7 @@ class Figures:
         FY2019 average" computed in FY2019 reads FY2017 and FY2018 from the same filing);
         empty when the slice has no such figure."""
         computed = self.compute(question, ref)
-        if computed is None or not _absolute(computed.choice.formula, computed.choice.definitions):
+        if computed is None or not _absolute(computed.choice):
             return []
         return sorted({f.fy for f in computed.calculation.inputs} - {ref.fy})
 
