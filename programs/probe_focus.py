@@ -122,12 +122,11 @@ def about_other_companies(probe: Probe) -> bool:
 def _on_the_statements(probe: Probe, statements: frozenset[str], question: str) -> bool:
     """Whether the probe names no statement figure, one of ``statements``, or one the
     question names too ("… interest expense" beside a question's current ratio)."""
-    title = probe.probe_title if statements_named(probe.probe_title) else probe.probe_question
-    named = statements_named(title)
+    text, named = probe.probe_title, statements_named(probe.probe_title)
+    if not named:  # the title names no figure: its question may
+        text, named = probe.probe_question, statements_named(probe.probe_question)
     return (
-        not named
-        or bool(named & statements)
-        or bool(figures_named(title) & figures_named(question))
+        not named or bool(named & statements) or bool(figures_named(text) & figures_named(question))
     )
 
 
