@@ -9,7 +9,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
 - a quarter with its year, in any order: ``Q2 FY2024``, ``Q2 of FY2024``, ``2Q24``,
   ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``,
   ``quarter ended June 30, 2023``, ``quarter ended June 2023``, ``the June 2023 quarter``,
-  ``the September quarter of 2022`` (the calendar quarter the date or month closes);
+  ``the September quarter of 2022`` (the calendar quarter the date or month closes), a
+  date written in figures too (``quarter ended 6/30/2023``, ``2023-06-30``);
 - a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), and
   quarterly depth (``each quarter``);
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``,
@@ -18,12 +19,15 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
 - a fiscal year written across the two calendar years it spans (``FY22/23``,
   ``fiscal 2022/2023``): the year it ends in, as the grid labels fiscal years;
 - ranges (``FY2019-FY2021``, ``2019 through 2021``, ``between 2019 and 2021``),
-  ``since 2019``, ``the prior year``, ``past three years``;
+  ``since 2019``, ``the prior year``, ``past three years``, ``the two most recent fiscal
+  years``, ``the last couple of years``;
 - ``as of FY2022``: the vantage point; a later year the question names ("as of FY2021,
   what will it pay in 2024") is content read from that filing, not a period to research;
-- trend words (``improving``, ``grew``, ``declined``, ``changed``, ``trend``, ``year over
-  year``, ``compared with the prior year``): :attr:`Periods.trend`, so the planner adds
-  the prior period;
+- trend words (``improving``, ``grew``, ``declined``, ``changed``, ``expanded``, ``rose``,
+  ``fell``, ``trend``, ``year over year``, ``compared with the prior year``):
+  :attr:`Periods.trend`, so the planner adds the prior period; ``quarter over quarter``,
+  ``QoQ``, ``sequential``, ``the previous quarter``: :attr:`Periods.sequential`, so the
+  prior period added is the quarter before, not the year-ago quarter;
 - dated events (``on May 26, 2023``: the quarter it falls in) and periods that cannot
   exist (``Q5``, ``FY1850``, ``FY20222``, ``FY2O22``), reported rather than guessed.
 
@@ -39,155 +43,42 @@ import re
 from dataclasses import dataclass, field
 
 from domain.fiscal_calendar import fiscal_cell
+from domain.period_patterns import (
+    AS_OF_END_RE,
+    AS_OF_RE,
+    BAD_QUARTER_RE,
+    BETWEEN_RE,
+    DATE_RE,
+    DEEP_RE,
+    FQ_WHOLE,
+    FY_WHOLE,
+    FY_WRITTEN_RE,
+    HALF_WITH_YEAR_RE,
+    LAST_N_RE,
+    MONTH_NAMES,
+    MONTH_QUARTER,
+    MONTHS,
+    NUMBER_WORDS,
+    NUMERIC_DATE_RE,
+    ORDINALS,
+    PERIOD_END_RE,
+    PRIOR_RE,
+    QUARTER_END_RE,
+    QUARTER_RANGE_RE,
+    QUARTER_RE,
+    QUARTER_WITH_YEAR,
+    QUARTERLY_RE,
+    RANGE_RE,
+    RECENT_YEARS_RE,
+    SEQUENTIAL_RE,
+    SINCE_RE,
+    SPLIT_YEAR_RE,
+    TREND_RE,
+    YEAR_RE,
+    YEAR_TO_DATE,
+)
 
 MIN_FY, MAX_FY = 1990, 2100
-
-_FY_PREFIX = r"(?:fy|fiscal(?:\s+year)?)"
-_FY = re.compile(rf"^\s*{_FY_PREFIX}?\s*'?(\d{{4}}|\d{{2}})\s*$", re.IGNORECASE)
-_FQ = re.compile(r"^\s*(?:q|fq|quarter\s*)?([1-4])\s*$", re.IGNORECASE)
-
-_YEAR = (
-    rf"(?:\b{_FY_PREFIX}\s*'?(?:\d{{4}}|\d{{2}})\b"
-    r"|(?<![\d$.,])(?:19|20)\d{2}(?![\d%]|[.,]\d))"
-)
-_YEAR_RE = re.compile(_YEAR, re.IGNORECASE)
-_RANGE_RE = re.compile(
-    rf"(?P<a>{_YEAR})\s*(?:-|–|—|to|through|thru|until)\s*(?P<b>{_YEAR}|\d{{2}}(?!\d))",
-    re.IGNORECASE,
-)
-# "since 2019": every full FY from 2019 on. "versus the prior year": each year named and
-# the one before it.
-_SINCE_RE = re.compile(rf"\bsince\s+(?P<y>{_YEAR})", re.IGNORECASE)
-_PRIOR_RE = re.compile(
-    r"\b(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|earlier)\b",
-    re.IGNORECASE,
-)
-_BETWEEN_RE = re.compile(rf"between\s+(?P<a>{_YEAR})\s+and\s+(?P<b>{_YEAR})", re.IGNORECASE)
-#: ``FY22/23``: one fiscal year across two calendar years (checked to be consecutive).
-_SPLIT_YEAR_RE = re.compile(rf"(?P<a>{_YEAR})\s*/\s*'?(?P<b>\d{{4}}|\d{{2}})(?!\d)", re.IGNORECASE)
-_QUARTER_RE = re.compile(
-    r"\b(?:f?q([1-4])|([1-4])q(?=\s*'?\d{2}\b|\b)|(first|second|third|fourth|1st|2nd|3rd|4th)"
-    r"\s+(?:fiscal\s+)?quarter)",
-    re.IGNORECASE,
-)
-#: "Q1-Q3 2023", "Q2 through Q4": every quarter between the two.
-_QUARTER_RANGE_RE = re.compile(
-    r"\bf?q([1-4])\s*(?:-|to|through|thru)\s*f?q([1-4])\b", re.IGNORECASE
-)
-_QUARTERLY_RE = re.compile(r"quarter|\bf?q[1-4]\b|\b[1-4]q(?:'?\d{2})?\b|\bdeep\b", re.IGNORECASE)
-_LAST_N_RE = re.compile(
-    r"\b(?:last|past|previous|prior|recent|latest)\s+(\d{1,2}|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten)\s+(?:fiscal\s+|full\s+)?years?\b",
-    re.IGNORECASE,
-)
-_DEEP_RE = re.compile(
-    r"\b(?:quarterly|quarter[- ]by[- ]quarter|each\s+quarter|every\s+quarter|by\s+quarter|"
-    r"per\s+quarter|all\s+(?:four\s+)?quarters|deep[- ]dive|in\s+depth)\b",
-    re.IGNORECASE,
-)
-# "Q5", "FQ0", "Q12": a quarter that does not exist (a typo the user should hear about).
-_MONTHS = {
-    name: n
-    for n, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
-         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
-         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-         ("dec", "december")],
-        1,
-    )
-    for name in names
-}  # fmt: skip
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_DATE_RE = re.compile(
-    rf"\b(?:(?P<m1>{_MONTH})\.?\s+{_DAY},?\s+(?:19|20)\d{{2}}"
-    rf"|{_DAY}\s+(?:of\s+)?(?P<m2>{_MONTH})\.?,?\s+(?:19|20)\d{{2}})\b",
-    re.IGNORECASE,
-)
-#: "the year ended June 30, 2023": a date that closes a period, not an event in a quarter.
-_PERIOD_END_RE = re.compile(r"\b(?:ended|ending)\s*$", re.IGNORECASE)
-_BAD_QUARTER_RE = re.compile(r"\bf?q(0|[5-9]|\d{2,})\b", re.IGNORECASE)
-# A year written after "FY" / "fiscal" that is no year: "FY20222", "fiscal 202", "FY2O22"
-# (a letter O among the digits). Read as no period, it would be answered for the latest.
-_FY_WRITTEN_RE = re.compile(rf"\b{_FY_PREFIX}\s*'?(?P<y>\d[\do]*)\b", re.IGNORECASE)
-_NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10,
-}  # fmt: skip
-_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
-}  # fmt: skip
-
-
-# -- a quarter written with its year ----------------------------------------------------
-_Y4 = r"(?:19|20)\d{2}"
-_YY = rf"(?:{_Y4}|\d{{2}})"
-_ORDINAL = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
-#: Each pattern names the quarter ``q`` (or ``ord``) and the year ``y``; the first that
-#: matches a span wins, and the span is blanked before years and quarters are read alone.
-_QUARTER_WITH_YEAR = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        # FY2023Q1, FY23 Q1, FY2023-Q1, fiscal 2023 Q1
-        rf"\b{_FY_PREFIX}\s*'?(?P<y>{_YY})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
-        # Q2 FY2024, Q2 of FY2024, Q2 of fiscal 2024, Q2'24, Q22023, Q2 2023, Q2-23
-        rf"\bf?q(?P<q>[1-4])\s*(?:(?:of|in)\s+)?(?:{_FY_PREFIX}\s*)?[-/']?\s*(?P<y>{_YY})(?![\w-])"
-        rf"(?![.,]\d|\s*(?:%|percent|million|billion|thousand))",
-        # 2Q24, 2Q 2024, 2QFY24
-        rf"\b(?P<q>[1-4])q\s*(?:fy\s*)?'?(?P<y>{_YY})\b",
-        # 2023Q2, 2021 Q1, 2023-Q2
-        rf"(?<![\d$.,])(?P<y>{_Y4})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
-        # second quarter of 2023, third fiscal quarter of fiscal 2023, 2nd quarter FY23
-        rf"\b{_ORDINAL}\s+(?:fiscal\s+)?quarter\s+(?:(?:of|in)\s+)?(?:the\s+)?"
-        rf"(?:{_FY_PREFIX}\s*)?'?(?P<y>{_YY})\b",
-    )
-]
-#: A quarter named by the month it ends, without a day: "the quarter ended March 2023",
-#: "the June 2023 quarter", "the September quarter of 2022" (the calendar quarter, as a
-#: dated quarter end is read).
-_MONTH_QUARTER = [
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        rf"\b(?:quarter|three[- ]months?|3[- ]months?)\s+(?:ended|ending)\s+(?:in\s+)?"
-        rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>{_Y4})\b",
-        rf"\b(?P<m>{_MONTH})\.?\s+(?P<y>{_Y4})\s+quarter\b",
-        rf"\b(?P<m>{_MONTH})\.?\s+quarter\s+(?:(?:of|in)\s+)?(?:{_FY_PREFIX}\s*)?(?P<y>{_Y4})\b",
-    )
-]
-# -- year-to-date and half-year periods: a 10-Q's year-to-date columns ------------------
-_HALF_WITH_YEAR_RE = re.compile(
-    rf"\b(?:h(?P<h>[12])|(?P<h2>[12])h)\s*(?:{_FY_PREFIX}\s*)?[-']?\s*(?P<y>{_YY})\b", re.IGNORECASE
-)
-#: (pattern, quarter cell): H1 and the first six months are reported in the Q2 10-Q, nine
-#: months in the Q3 10-Q, the second half only in the annual filing.
-_YEAR_TO_DATE = [
-    (re.compile(p, re.IGNORECASE), q)
-    for p, q in (
-        (r"\bh1\b|\b1h\b|\bfirst[- ]half\b|\bhalf[- ]year(?:ly)?\b|\binterim\s+period\b", 2),
-        (r"\b(?:first\s+)?(?:six|6)[- ]months?\b(?=\s+(?:ended|ending|of|to)|\s*$)", 2),
-        (r"\bfirst\s+(?:six|6)[- ]months?\b", 2),
-        (r"\b(?:first\s+)?(?:nine|9)[- ]months?\b(?=\s+(?:ended|ending|of|to)|\s*$)", 3),
-        (r"\bfirst\s+(?:nine|9)[- ]months?\b", 3),
-        (r"\bh2\b|\b2h\b|\bsecond[- ]half\b", 4),
-    )
-]
-#: "quarter ended June 30, 2023": the quarter the date closes (a year end names no quarter).
-_QUARTER_END_RE = re.compile(
-    r"\b(?:quarter|three[- ]months?|3[- ]months?|six[- ]months?|6[- ]months?|nine[- ]months?|"
-    r"9[- ]months?|period|half[- ]year)\s+(?:ended|ending)\s+(?:on\s+)?$",
-    re.IGNORECASE,
-)
-_AS_OF = r"\bas\s+of\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?"
-_AS_OF_RE = re.compile(_AS_OF, re.IGNORECASE)
-_AS_OF_END_RE = re.compile(_AS_OF + "$", re.IGNORECASE)
-_TREND_RE = re.compile(
-    r"\b(?:improv(?:e|es|ed|ing|ement)|grow(?:s|n|ing|th)?|grew|declin(?:e|es|ed|ing)|"
-    r"(?:in|de)creas(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|trend(?:s|ed|ing)?|"
-    r"deteriorat(?:e|es|ed|ing)|year[- ]over[- ]year|yoy|y/y|"
-    r"(?:compared?|relative)\s+(?:with|to)\s+(?:the\s+)?(?:prior|previous|preceding|last)\s+"
-    r"(?:fiscal\s+)?year)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, order=True)
@@ -213,7 +104,7 @@ class Period:
 
 def parse_fy(value: str | int) -> int:
     """``FY2018``, ``fiscal 2018``, ``FY18``, ``2018`` → 2018."""
-    match = _FY.match(str(value))
+    match = FY_WHOLE.match(str(value))
     if not match:
         raise ValueError(f"cannot read a fiscal year from {value!r} (try FY2018 or 2018)")
     year = match.group(1)
@@ -222,7 +113,7 @@ def parse_fy(value: str | int) -> int:
 
 def parse_fq(value: str | int) -> int:
     """``Q3``, ``FQ3``, ``3`` → 3."""
-    match = _FQ.match(str(value))
+    match = FQ_WHOLE.match(str(value))
     if not match:
         raise ValueError(f"cannot read a fiscal quarter from {value!r} (use Q1..Q4)")
     return int(match.group(1))
@@ -261,46 +152,66 @@ class Periods:
     #: The text asks how something moved (improving, grew, year over year): the planner adds
     #: the prior period so both figures, and the change, can be cited.
     trend: bool = False
+    #: The move asked about is from the quarter before ("quarter over quarter", "sequential"),
+    #: not from the year before: the planner adds the prior quarter instead.
+    sequential: bool = False
+
+
+def spelled_dates(text: str) -> str:
+    """``text`` with each date written in figures spelled out ("6/30/2023" and "2023-06-30"
+    -> "June 30, 2023"), for the date patterns; figures that are no date stay as written."""
+
+    def spell(m: re.Match[str]) -> str:
+        if m.group("y"):
+            a, b, year = int(m.group("a")), int(m.group("b")), m.group("y")
+            month, day = (a, b) if a <= 12 else (b, a)
+        else:
+            year, month, day = m.group("iy"), int(m.group("im")), int(m.group("id"))
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return m.group()
+        return f"{MONTH_NAMES[month - 1]} {day}, {year}"
+
+    return NUMERIC_DATE_RE.sub(spell, text)
+
+
+def _date_parts(m: re.Match[str]) -> tuple[int, int, int]:
+    """``(year, month, day)`` of a :data:`DATE_RE` match."""
+    month = MONTHS[(m.group("m1") or m.group("m2")).lower()]
+    day = int(re.search(r"\b\d{1,2}(?!\d)", m.group()).group())
+    return int(re.findall(r"(?:19|20)\d{2}", m.group())[-1]), month, day
 
 
 def date_quarters(text: str) -> list[int]:
     """The calendar quarters of the event dates ``text`` names (not "ended June 30, 2023")."""
     quarters = set()
-    for m in _DATE_RE.finditer(text):
-        if _PERIOD_END_RE.search(text[: m.start()]) or _AS_OF_END_RE.search(text[: m.start()]):
+    for m in DATE_RE.finditer(text):
+        if PERIOD_END_RE.search(text[: m.start()]) or AS_OF_END_RE.search(text[: m.start()]):
             continue
-        month = _MONTHS[(m.group("m1") or m.group("m2")).lower()]
-        quarters.add((month - 1) // 3 + 1)
+        quarters.add((_date_parts(m)[1] - 1) // 3 + 1)
     return sorted(quarters)
 
 
 def mentioned_years(text: str) -> list[int]:
     """The years ``text`` writes out (no ranges or relative periods), 2000-2099, sorted."""
-    years = {_year_value(m.group()) for m in _YEAR_RE.finditer(text)}
+    years = {_year_value(m.group()) for m in YEAR_RE.finditer(text)}
     years |= {fy for fy, _ in _quarters_with_years(text)[0]}
     return sorted(y for y in years if 2000 <= y <= 2099)
 
 
 def speaks_of_quarters(text: str) -> bool:
     """Whether ``text`` mentions quarters at all (a quarter, ``Q3``, ``3Q23``, "deep", H1)."""
-    return _QUARTERLY_RE.search(text) is not None or bool(_year_to_date_quarters(text))
-
-
-_RECENT_YEARS_RE = re.compile(
-    r"\b(?:last|past|previous|prior|recent|latest|over)\s+(?:\w+\s+){0,2}(?:fiscal\s+)?years\b",
-    re.IGNORECASE,
-)
+    return QUARTERLY_RE.search(text) is not None or bool(_year_to_date_quarters(text))
 
 
 def speaks_of_recent_years(text: str) -> bool:
     """Whether ``text`` asks about a run of recent years ("the past few years", "the last
     three fiscal years"): only then may a model's count of years stand."""
-    return _RECENT_YEARS_RE.search(text) is not None
+    return RECENT_YEARS_RE.search(text) is not None
 
 
 def speaks_of_trend(text: str) -> bool:
     """Whether ``text`` asks how something moved (see :attr:`Periods.trend`)."""
-    return _TREND_RE.search(text) is not None
+    return TREND_RE.search(text) is not None
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -310,38 +221,37 @@ def _blank(text: str, start: int, end: int) -> str:
 def _quarters_with_years(text: str) -> tuple[list[tuple[int, int]], str]:
     """``(fy, fq)`` pairs written together, and ``text`` with their spans blanked."""
     cells: list[tuple[int, int]] = []
-    for regex in _QUARTER_WITH_YEAR:
+    for regex in QUARTER_WITH_YEAR:
         for m in regex.finditer(text):
             q = m.group("q") if "q" in regex.groupindex else None
-            quarter = int(q) if q else _ORDINALS[m.group("ord").lower()]
+            quarter = int(q) if q else ORDINALS[m.group("ord").lower()]
             cells.append((_year_value(m.group("y")), quarter))
             text = _blank(text, m.start(), m.end())
-    for regex in _MONTH_QUARTER:
+    for regex in MONTH_QUARTER:
         for m in regex.finditer(text):
-            month = _MONTHS[m.group("m").lower()]
+            month = MONTHS[m.group("m").lower()]
             cells.append((int(m.group("y")), (month - 1) // 3 + 1))
             text = _blank(text, m.start(), m.end())
-    for m in _HALF_WITH_YEAR_RE.finditer(text):
+    for m in HALF_WITH_YEAR_RE.finditer(text):
         half = int(m.group("h") or m.group("h2"))
         cells.append((_year_value(m.group("y")), 2 if half == 1 else 4))
         text = _blank(text, m.start(), m.end())
-    for m in _DATE_RE.finditer(text):
-        if _QUARTER_END_RE.search(text[: m.start()]) or _AS_OF_END_RE.search(text[: m.start()]):
-            month = _MONTHS[(m.group("m1") or m.group("m2")).lower()]
-            year = int(re.findall(r"(?:19|20)\d{2}", m.group())[-1])
+    for m in DATE_RE.finditer(text):
+        if QUARTER_END_RE.search(text[: m.start()]) or AS_OF_END_RE.search(text[: m.start()]):
+            year, month, _ = _date_parts(m)
             cells.append((year, (month - 1) // 3 + 1))
     return cells, text
 
 
 def _year_to_date_quarters(text: str) -> set[int]:
-    return {q for regex, q in _YEAR_TO_DATE if regex.search(text)}
+    return {q for regex, q in YEAR_TO_DATE if regex.search(text)}
 
 
 def _years(text: str) -> set[int]:
     """Years named, ranges expanded, ``the prior year`` adding the year before each."""
     years: set[int] = set()
     spans: list[tuple[int, int]] = []
-    for regex in (_BETWEEN_RE, _RANGE_RE):
+    for regex in (BETWEEN_RE, RANGE_RE):
         for m in regex.finditer(text):
             if any(s <= m.start() < e for s, e in spans):
                 continue
@@ -352,7 +262,7 @@ def _years(text: str) -> set[int]:
             if hi - lo <= 30:
                 years.update(range(lo, hi + 1))
                 spans.append((m.start(), m.end()))
-    for m in _YEAR_RE.finditer(text):
+    for m in YEAR_RE.finditer(text):
         if not any(s <= m.start() < e for s, e in spans):
             years.add(_year_value(m.group()))
     return years
@@ -360,14 +270,14 @@ def _years(text: str) -> set[int]:
 
 def _as_of_year(text: str) -> int | None:
     """The year an ``as of`` names (``as of FY2022``, ``as of Q2 of FY2023``), if any."""
-    for m in _AS_OF_RE.finditer(text):
+    for m in AS_OF_RE.finditer(text):
         window = text[m.end() : m.end() + 40]
-        for regex in (*_QUARTER_WITH_YEAR, _HALF_WITH_YEAR_RE):
+        for regex in (*QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE):
             if period := regex.match(window):
                 return _year_value(period.group("y"))
-        if period := _DATE_RE.match(window):
+        if period := DATE_RE.match(window):
             return int(re.findall(r"(?:19|20)\d{2}", period.group())[-1])
-        if period := _YEAR_RE.match(window):
+        if period := YEAR_RE.match(window):
             return _year_value(period.group())
     return None
 
@@ -391,15 +301,13 @@ def in_fiscal_terms(text: str, fiscal_year_end: str | None) -> str:
         fy, fq = fiscal_cell(year, month, day, fiscal_year_end)
         return f"Q{fq} FY{fy}"
 
-    for m in reversed(list(_DATE_RE.finditer(text))):
-        if _QUARTER_END_RE.search(text[: m.start()]) or _AS_OF_END_RE.search(text[: m.start()]):
-            month = _MONTHS[(m.group("m1") or m.group("m2")).lower()]
-            day = int(re.search(r"\b\d{1,2}(?!\d)", m.group()).group())
-            year = int(re.findall(r"(?:19|20)\d{2}", m.group())[-1])
-            text = text[: m.start()] + fiscal(year, month, day) + text[m.end() :]
-    for regex in _MONTH_QUARTER:  # a month's last week stands for its end
+    text = spelled_dates(text)
+    for m in reversed(list(DATE_RE.finditer(text))):
+        if QUARTER_END_RE.search(text[: m.start()]) or AS_OF_END_RE.search(text[: m.start()]):
+            text = text[: m.start()] + fiscal(*_date_parts(m)) + text[m.end() :]
+    for regex in MONTH_QUARTER:  # a month's last week stands for its end
         text = regex.sub(
-            lambda m: f"quarter {fiscal(int(m.group('y')), _MONTHS[m.group('m').lower()], 28)}",
+            lambda m: f"quarter {fiscal(int(m.group('y')), MONTHS[m.group('m').lower()], 28)}",
             text,
         )
     return text
@@ -409,40 +317,41 @@ def read_periods(text: str) -> Periods:
     """Every period expression in ``text`` (see the module docstring)."""
     found = Periods()
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace("\u2019", "'")
-    text = _SPLIT_YEAR_RE.sub(_split_year, text)
+    text = SPLIT_YEAR_RE.sub(_split_year, spelled_dates(text))
     cells, rest = _quarters_with_years(text)
     years = _years(rest) | {fy for fy, _ in cells}
-    if years and _PRIOR_RE.search(rest):
+    if years and PRIOR_RE.search(rest):
         years |= {y - 1 for y in years}
     if (anchor := _as_of_year(text)) is not None:
         years = {y for y in years if y <= anchor}  # later years are content, not periods
     found.fiscal_years = sorted(y for y in years if MIN_FY <= y <= MAX_FY)
-    if m := _SINCE_RE.search(rest):
+    if m := SINCE_RE.search(rest):
         found.since_fy = _year_value(m.group("y"))
-    for m in _YEAR_RE.finditer(rest):
+    for m in YEAR_RE.finditer(rest):
         year = _year_value(m.group())
         if m.group()[0].isalpha() and not MIN_FY <= year <= MAX_FY:  # "FY1850", not "in 1950"
             found.invalid.append(
                 f"FY{year} is outside the fiscal years this tool reads ({MIN_FY}-{MAX_FY})."
             )
-    for m in _BAD_QUARTER_RE.finditer(rest):
+    for m in BAD_QUARTER_RE.finditer(rest):
         found.invalid.append(f"{m.group()} is not a fiscal quarter (quarters are Q1-Q4).")
-    for m in _FY_WRITTEN_RE.finditer(rest):
+    for m in FY_WRITTEN_RE.finditer(rest):
         if not (m.group("y").isdigit() and len(m.group("y")) in (2, 4)):
             written = " ".join(m.group().split())
             found.invalid.append(f"{written} is not a fiscal year (write one as FY2022 or FY22).")
     quarters = {fq for fy, fq in cells if fy in years}
-    for m in _QUARTER_RE.finditer(rest):
+    for m in QUARTER_RE.finditer(rest):
         q = m.group(1) or m.group(2)
-        quarters.add(int(q) if q else _ORDINALS[m.group(3).lower()])
+        quarters.add(int(q) if q else ORDINALS[m.group(3).lower()])
     quarters |= _year_to_date_quarters(rest)
-    for m in _QUARTER_RANGE_RE.finditer(text):
+    for m in QUARTER_RANGE_RE.finditer(text):
         quarters |= set(range(int(m.group(1)), int(m.group(2)) + 1))
     found.fiscal_quarters = sorted(quarters)
-    if m := _LAST_N_RE.search(rest):
-        raw = m.group(1).lower()
-        found.last_n_years = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
-    found.deep = bool(_DEEP_RE.search(rest))
+    if m := LAST_N_RE.search(rest):
+        raw = " ".join((m.group(1) or m.group(2)).lower().split())
+        found.last_n_years = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
+    found.deep = bool(DEEP_RE.search(rest))
     found.date_quarters = date_quarters(text)
-    found.trend = speaks_of_trend(text)
+    found.sequential = SEQUENTIAL_RE.search(text) is not None
+    found.trend = found.sequential or speaks_of_trend(text)
     return found

@@ -17,18 +17,15 @@ import dspy
 
 from domain.fiscal_calendar import DECEMBER_YEAR_END
 from programs.errors import PlanningError
-from programs.planning_rules import (
+from programs.planning_facets import (
     UNRECOGNISED_PEER,
     PrePass,
-    SlicePlan,
-    companies_text,
     in_company_calendar,
     merge_facets,
-    nearest_cells_text,
-    plan_slices,
     plausible_mapping,
     prepass,
 )
+from programs.planning_rules import SlicePlan, companies_text, nearest_cells_text, plan_slices
 from programs.question import clean_question, question_too_long
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import name_index, resolve_name

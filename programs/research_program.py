@@ -288,7 +288,10 @@ class ResearchProgram(dspy.Module):
         question itself in the earlier filing, and its draft answers for the wrong year
         ("which segment grew fastest in FY2023" answered with FY2022's growth). The later
         filing reports the prior year beside the year asked, so the comparison is read
-        there (a Scope line says so). A company's only slice is always kept."""
+        there (a Scope line says so). A company's only slice is always kept, and so is a
+        sequential question's quarter before, which no later filing reports."""
+        if plan.facets.sequential:
+            return plan
         dropped: dict[SliceRef, SliceRef] = {}
         for ref in (r for r in plan.compared if r in plan.slices):
             if self.settings.figures and self.figures.probe(plan.question, ref) is not None:

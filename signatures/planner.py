@@ -30,6 +30,9 @@ class Facets(BaseModel):
     trend: bool = Field(
         default=False, description="asks how something moved: the prior period is added (rules)"
     )
+    sequential: bool = Field(
+        default=False, description="the move is from the quarter before: it is added (rules)"
+    )
 
 
 class ResearchPlan(BaseModel):

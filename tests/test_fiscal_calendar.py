@@ -1,6 +1,6 @@
 """A company's fiscal calendar: a dated quarter is read as the company's own fiscal quarter
 (``domain.fiscal_calendar``, ``domain.periods.in_fiscal_terms``), and the planner uses the
-company map's fiscal year end (``programs.planning_rules.in_company_calendar``)."""
+company map's fiscal year end (``programs.planning_facets.in_company_calendar``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from domain.fiscal_calendar import check_year_end, fiscal_cell, year_end_name
 from domain.periods import in_fiscal_terms, read_periods
-from programs.planning_rules import in_company_calendar, prepass
+from programs.planning_facets import in_company_calendar, prepass
 from retrieval.companies import load_companies
 
 MONTHS = list(calendar.month_name)[1:]
@@ -61,6 +61,8 @@ def test_a_fiscal_year_end_is_written_mmdd(bad):
     ("question", "fye", "years", "quarters"),
     [
         ("Revenue in the quarter ended November 30, 2023?", "0531", [2024], [2]),
+        ("Revenue in the quarter ended 11/30/2023?", "0531", [2024], [2]),
+        ("Revenue in the quarter ended 2023-11-30?", "0531", [2024], [2]),
         ("Revenue for the six months ended November 30, 2023?", "0531", [2024], [2]),
         ("Revenue in the November 2023 quarter?", "0531", [2024], [2]),
         ("Revenue in the quarter ended August 2022?", "0531", [2023], [1]),

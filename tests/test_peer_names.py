@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from programs.planning_rules import prepass
+from programs.planning_facets import prepass
 from retrieval.companies import load_companies
 from retrieval.mentions import unrecognised_peers
 

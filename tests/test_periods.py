@@ -12,6 +12,9 @@ from domain.periods import parse_cell, read_periods
 ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 QUARTER_END = {1: "March 31", 2: "June 30", 3: "September 30", 4: "December 31"}
 QUARTER_MONTH = {1: "March", 2: "June", 3: "September", 4: "December"}
+#: The quarter ends in figures: month first, as US filers write them, and ISO.
+QUARTER_END_US = {1: "3/31", 2: "06/30", 3: "9/30", 4: "12/31"}
+QUARTER_END_ISO = {1: "03-31", 2: "06-30", 3: "09-30", 4: "12-31"}
 
 QUARTER_FORMS = [
     "Q{q} FY{fy}", "Q{q} of FY{fy}", "Q{q} of fiscal {fy}", "{q}Q{yy}", "{q}Q {fy}",
@@ -21,11 +24,12 @@ QUARTER_FORMS = [
     "the quarter ended {end}, {fy}", "three months ended {end}, {fy}",
     "the quarter ended {month} {fy}", "the quarter ending in {month} {fy}",
     "the {month} {fy} quarter", "the {month} quarter of {fy}", "the {month} quarter {fy}",
-    "Q{q} FY{pyy}/{yy}",
+    "Q{q} FY{pyy}/{yy}", "the quarter ended {us}/{fy}", "three months ended {fy}-{iso}",
 ]  # fmt: skip
 YEAR_FORMS = [
     "FY{fy}", "FY{yy}", "FY {fy}", "FY'{yy}", "fiscal {fy}", "fiscal year {fy}", "{fy}",
     "as of FY{fy}", "as of {fy}", "the year ended December 31, {fy}",
+    "the year ended 12/31/{fy}", "the year ended {fy}-12-31",
     # one fiscal year across the two calendar years it spans: the year it ends in
     "FY{pyy}/{yy}", "FY{prev}/{yy}", "fiscal {prev}/{fy}", "{prev}/{yy}",
 ]  # fmt: skip
@@ -46,6 +50,7 @@ def _write(form: str, fy: int, fq: int = 4) -> str:
     return form.format(
         fy=fy, yy=f"{fy % 100:02d}", q=fq, ordinal=ORDINALS[fq], end=QUARTER_END[fq],
         month=QUARTER_MONTH[fq], prev=fy - 1, pyy=f"{(fy - 1) % 100:02d}",
+        us=QUARTER_END_US[fq], iso=QUARTER_END_ISO[fq],
     )  # fmt: skip
 
 
@@ -103,12 +108,56 @@ def test_a_run_of_quarters_reads_as_each_quarter(fy, first, span, form):
         ("Did debt decline in 2022?", True),
         ("Revenue year over year in FY2022", True),
         ("Revenue compared with the prior year, FY2022", True),
+        ("Did Acme's margins expand in FY2022?", True),
+        ("Did the cash balance drop or rise in 2022?", True),
+        ("Has leverage gone down since FY2020?", True),
         ("Which securities trade on a national securities exchange as of 2022?", False),
+        ("What did Acme's contracts with customers earn in 2022?", False),
         ("What was revenue in FY2022?", False),
     ],
 )
 def test_trend_words(text, trend):
     assert read_periods(text).trend is trend
+
+
+@pytest.mark.parametrize(
+    ("text", "sequential"),
+    [
+        ("Revenue growth quarter over quarter in Q2 2023", True),
+        ("Acme's QoQ revenue growth, Q3 FY2023", True),
+        ("What was the sequential change in margin in Q2 2023?", True),
+        ("How did Q2 2023 revenue compare with the previous quarter?", True),
+        ("Revenue against the prior-year quarter, Q2 2023", False),
+        ("What was revenue last quarter?", False),
+        ("Revenue year over year in Q2 2023", False),
+    ],
+)
+def test_a_move_from_the_quarter_before_is_sequential(text, sequential):
+    found = read_periods(text)
+    assert found.sequential is sequential
+    assert found.trend or not sequential  # a sequential move is a trend
+
+
+COUNTED_YEARS = [
+    "the last {n} years", "the past {n} fiscal years", "the {n} most recent fiscal years",
+    "the most recent {n} years", "the {n} latest years", "the previous {n} full years",
+]  # fmt: skip
+NUMBER_NAMES = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+@given(st.integers(2, 5), st.booleans(), st.sampled_from(COUNTED_YEARS), st.sampled_from(CONTEXTS))
+def test_a_count_of_recent_years_reads_as_that_many(n, spelled, form, context):
+    text = context.format(p=form.format(n=NUMBER_NAMES[n] if spelled else n))
+    assert read_periods(text).last_n_years == n
+
+
+@pytest.mark.parametrize("text", ["On 2023-13-01 revenue", "Revenue 13/45/2023", "v2.2023-06-30"])
+def test_figures_that_are_no_date_are_no_range_of_years(text):
+    assert len(read_periods(text).fiscal_years) <= 1
+
+
+def test_a_couple_of_years_is_two():
+    assert read_periods("How did capex move over the last couple of years?").last_n_years == 2
 
 
 def test_as_of_names_the_vantage_point_not_the_years_read_from_it():

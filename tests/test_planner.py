@@ -13,14 +13,13 @@ from scripted_lm import ScriptedLM
 from domain.cells import SliceRef
 from programs.errors import PlanningError
 from programs.planner import SlicePlanner
+from programs.planning_facets import merge_facets, prepass
 from programs.planning_rules import (
     MAX_STAND_IN_DISTANCE,
     latest_periodic_cell,
-    merge_facets,
     names_no_period,
     nearest_cell,
     plan_slices,
-    prepass,
 )
 from retrieval.companies import Company, load_companies
 from retrieval.store import GridCell
@@ -198,6 +197,7 @@ def facet_sets(draw) -> Facets:
         last_n_years=draw(st.none() | st.integers(1, 4)),
         granularity=draw(st.sampled_from([None, "FY", "deep"])),
         trend=draw(st.booleans()),
+        sequential=draw(st.booleans()),
     )
 
 
@@ -239,14 +239,18 @@ def test_plan_properties(grid, facets):
         assert facets.trend or not compared
         assert set(compared) <= set(own)
         assert not compared or any(s not in compared for s in own)
+        for prior in compared:  # the year-ago period, or with "sequential" the quarter before
+            later = (prior.fy, prior.fq + 1) if facets.sequential else (prior.fy + 1, prior.fq)
+            assert later in {(s.fy, s.fq) for s in own}
+            assert not facets.sequential or prior.fq in (1, 2)  # a quarter filed alone
         if names_no_period(facets) and held_own:
             latest = latest_periodic_cell(ticker, grid)
             assert latest is not None
             if facets.trend:
-                assert {(s.fy, s.fq) for s in own} <= {
-                    (latest.fy, latest.fq),
-                    (latest.fy - 1, latest.fq),
-                }
+                prior = (
+                    (latest.fy, latest.fq - 1) if facets.sequential else (latest.fy - 1, latest.fq)
+                )
+                assert {(s.fy, s.fq) for s in own} <= {(latest.fy, latest.fq), prior}
             else:
                 assert [(s.fy, s.fq) for s in own] == [(latest.fy, latest.fq)]
             # No held 10-K or 10-Q is newer than the one used.
@@ -398,6 +402,54 @@ def test_a_trend_question_adds_the_prior_year(cells):
     assert one_year.labels == ["MMM FY2022 Q4"] and one_year.compared == []
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How did PepsiCo's revenue in Q2 2023 change quarter over quarter?",
+        "What was PepsiCo's sequential revenue growth in Q2 2023?",
+        "How did PepsiCo's Q2 2023 revenue compare with the previous quarter?",
+    ],
+)
+def test_a_sequential_question_adds_the_quarter_before(cells, question):
+    grid = [*cells, *(GridCell("PEP", "PepsiCo", 2023, q, ("10-Q",), 10) for q in (1, 2))]
+    result = plan(grid, question)
+    assert result.labels == ["PEP FY2023 Q1", "PEP FY2023 Q2"]  # not the year-ago FY2022 Q2
+    assert [s.label for s in result.compared] == ["PEP FY2023 Q1"]
+
+
+def test_a_sequential_change_from_an_annual_filing_is_not_computed(cells):
+    # Q1's quarter before is the fourth, which the grid holds as the year's annual filing:
+    # its figures are the year's, so it is not added, and the Scope line says why.
+    grid = [*cells, GridCell("PEP", "PepsiCo", 2023, 1, ("10-Q",), 10)]
+    result = plan(grid, "How did PepsiCo's Q1 2023 revenue change quarter over quarter?")
+    assert result.labels == ["PEP FY2023 Q1"] and result.compared == []
+    assert any("FY2022's fourth, filed in the annual report" in n for n in result.user_notes())
+    # A quarter before that the grid lacks is said, not stood in for by a year-ago quarter.
+    grid = [*cells, GridCell("MMM", "3M", 2023, 3, ("10-Q",), 10)]
+    result = plan(grid, "What was 3M's QoQ revenue growth in Q3 2023?")
+    assert result.labels == ["MMM FY2023 Q3"] and result.compared == []
+    assert any(
+        "MMM FY2023 Q2 is not in the grid, and no later quarter's filing reports it" in n
+        for n in result.user_notes()
+    )
+
+
+TWO_YEARS = ["MMM FY2021 Q4", "MMM FY2022 Q4"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did 3M's margins expand in FY2022?",
+        "Did 3M's cash balance drop in 2022?",
+        "What was 3M's revenue in the two most recent fiscal years?",
+        "How did 3M's capex move over the last couple of years?",
+    ],
+)
+def test_moves_and_counted_recent_years_plan_each_period(cells, question):
+    assert plan(cells, question).labels == TWO_YEARS
+
+
 def test_a_question_naming_no_period_says_which_was_used(cells):
     result = plan(cells, "What is 3M's operating margin?")
     assert result.labels == ["MMM FY2022 Q4"]
@@ -424,7 +476,7 @@ def test_empty_grid_is_a_clear_error():
 
 
 def test_llm_facets_must_be_grounded_in_the_question():
-    from programs.planning_rules import grounded
+    from programs.planning_facets import grounded
 
     llm = Facets(
         tickers=["MMM", "KO", "3M"],
