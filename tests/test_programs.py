@@ -438,14 +438,17 @@ def test_a_prior_period_with_no_figure_is_read_from_the_later_filing(searcher):
     assert "MMM FY2021 Q4: not researched apart" in pred.report  # a Scope line says so
 
 
-def test_a_sequential_prior_quarter_is_researched_not_read_from_the_later_filing(searcher):
-    # A quarter's filing reports the year-ago quarter, not the quarter before: folding it
-    # into the later slice would claim a figure that filing does not print.
+def test_a_sequential_prior_quarter_with_no_figure_is_dropped_and_said(searcher):
+    # A quarter's filing reports the year-ago quarter, not the quarter before: read from the
+    # later filing, a Scope line would claim what it does not print; researched, the
+    # earlier filing answers the question for its own quarter.
     question = "Has PepsiCo's litigation grown quarter over quarter in Q2 2023?"
     _, _, pred = run(searcher, question=question, settings=ResearchSettings(max_probes=1))
-    assert pred.plan.compared == [SliceRef(ticker="PEP", fy=2023, fq=1)]
-    assert [s.slice.label for s in pred.slices] == ["PEP FY2023 Q1", "PEP FY2023 Q2"]
+    assert [s.slice.label for s in pred.slices] == ["PEP FY2023 Q2"]
+    assert pred.plan.compared == []
     assert "not researched apart" not in pred.report
+    assert "PEP FY2023 Q1: not researched" in pred.report
+    assert "the sequential change is not computed" in pred.report
 
 
 class _SpeculatingLM(ScriptedLM):
