@@ -51,7 +51,8 @@ _MIN_WORDS = 4
 _PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 
 
-def _figures(text: str) -> set[str]:
+def measures_named(text: str) -> set[str]:
+    """The statement measures ``text`` names (gross profit, SG&A, EPS, …), by their names."""
     return {name for name, pattern in _FIGURES.items() if pattern.search(text)}
 
 
@@ -77,7 +78,7 @@ def given_to(cause: str, page: str) -> set[str]:
     for sentence in _PAGE_SENTENCE.split(" ".join(page.split())):
         parts = _split_at_cause(sentence)
         if parts and len(words & _cause_words(parts[1])) >= _COPIED * len(words):
-            owners |= _figures(parts[0])
+            owners |= measures_named(parts[0])
     return owners
 
 
@@ -89,8 +90,8 @@ def misattributed_cause(sentence: str, pages: Sequence[str], question: str = "")
     parts = _split_at_cause(sentence)
     if parts is None:
         return None
-    asked = _figures(question)
-    explained = _figures(parts[0]) or (asked if len(asked) == 1 else set())
+    asked = measures_named(question)
+    explained = measures_named(parts[0]) or (asked if len(asked) == 1 else set())
     owners = set().union(*(given_to(parts[1], page) for page in pages)) if pages else set()
     if explained and owners and explained.isdisjoint(owners):
         given, named = ", ".join(sorted(owners)), ", ".join(sorted(explained))

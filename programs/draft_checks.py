@@ -1,8 +1,9 @@
 """Code's checks of a draft against the question it answers, before a reviewer may accept it.
 
 A small reviewer accepts drafts that say "yes" in one sentence and "no" in the next, or
-that answer a different figure than the question asks: an amount where it asks for a
-percentage, one year where it asks for an average. Those are plain to code, so a draft
+that answer a different figure than the question asks: another line of the statements
+(gross profit where it asks about SG&A), an amount where it asks for a percentage, one year
+where it asks for an average. Those are plain to code, so a draft
 that fails one is sent back with the reason, in words the researcher can act on.
 
 :func:`floor_verdict` is code's floor under the reviewer's verdict, applied every round by
@@ -18,6 +19,7 @@ import re
 
 from citations.markup import CitedAnswer
 from metrics.numbers import extract_numbers
+from programs.cause_check import measures_named
 from programs.observations import HIT_HEADER_RE
 from signatures.reviewer import ReviewVerdict
 
@@ -54,6 +56,15 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
         return (
             "The draft answers both yes and no; give one answer first, then the cited figures "
             "or sentences that support it."
+        )
+    asked, named = measures_named(question), measures_named(body)
+    if len(asked) == 1 and named and named.isdisjoint(asked):
+        # "What drove the reduction in SG&A …?" answered "gross profit … was flat, primarily
+        # due to these factors": a real page, real words, another line of the statement.
+        (measure,) = asked
+        return (
+            f"The question asks about {measure}; the draft speaks of "
+            f"{', '.join(sorted(named))} instead: answer for {measure}."
         )
     numbers = extract_numbers(body)
     if numbers and _ASKS_PERCENT.search(question) and not any(n.percent for n in numbers):

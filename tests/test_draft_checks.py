@@ -49,6 +49,15 @@ def test_contradiction(body, contradicts):
          "Operating margin was 19.2% in FY2022¹.", "asks for an average"),
         ("What is the average operating margin for FY2020-FY2022?",
          "The three-year average operating margin was 20.1%¹.", None),
+        # another line of the statements than the one asked about
+        ("What drove the reduction in SG&A expense as a percent of net sales?",
+         "Gross profit was flat at 38.0%, primarily due to these factors¹.",
+         "asks about SG&A; the draft speaks of gross profit"),
+        ("What drove the reduction in SG&A expense?",
+         "SG&A fell on lower marketing expenses¹.", None),
+        ("What drove net income growth in FY2022?",
+         "Net income rose on higher operating income and a lower tax rate¹.", None),
+        ("What drove the change in EPS?", "Revenue grew 5% on higher prices¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
