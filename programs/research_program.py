@@ -291,50 +291,31 @@ class ResearchProgram(dspy.Module):
         there (a Scope line says so). A company's only slice is always kept. No later
         filing prints a sequential question's quarter before, so that slice is dropped, and
         the change is said not to be computed."""
-        if plan.facets.sequential:
-            return self._drop_sequential_without_figures(plan)
-        dropped: dict[SliceRef, SliceRef] = {}
+        dropped: dict[SliceRef, str] = {}  # each slice left out, and its Scope line
         for ref in (r for r in plan.compared if r in plan.slices):
             if self.settings.figures and self.figures.probe(plan.question, ref) is not None:
                 continue
             later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
-            if later:
-                dropped[ref] = max(later, key=lambda s: (s.fy, s.fq or 4))
+            if plan.facets.sequential:
+                dropped[ref] = (
+                    f"{ref.label}: not researched (no statement figure answers the question "
+                    "there, and no later quarter's filing reports it): the sequential change "
+                    "is not computed"
+                )
+            elif later:
+                into = max(later, key=lambda s: (s.fy, s.fq or 4))
+                dropped[ref] = (
+                    f"{ref.label}: not researched apart (no statement figure answers the "
+                    f"question there); the prior period is read from {into.label}'s filing, "
+                    "which reports it"
+                )
         if not dropped:
             return plan
-        scope = [
-            f"{ref.label}: not researched apart (no statement figure answers the question "
-            f"there); the prior period is read from {into.label}'s filing, which reports it"
-            for ref, into in dropped.items()
-        ]
         return plan.model_copy(
             update={
                 "slices": [s for s in plan.slices if s not in dropped],
                 "compared": [s for s in plan.compared if s not in dropped],
-                "scope": [*plan.scope, *scope],
-            }
-        )
-
-    def _drop_sequential_without_figures(self, plan: ResearchPlan) -> ResearchPlan:
-        figured = self.settings.figures
-        dropped = [
-            ref
-            for ref in plan.compared
-            if ref in plan.slices
-            and not (figured and self.figures.probe(plan.question, ref) is not None)
-        ]
-        if not dropped:
-            return plan
-        scope = [
-            f"{ref.label}: not researched (no statement figure answers the question there, "
-            "and no later quarter's filing reports it): the sequential change is not computed"
-            for ref in dropped
-        ]
-        return plan.model_copy(
-            update={
-                "slices": [s for s in plan.slices if s not in dropped],
-                "compared": [s for s in plan.compared if s not in dropped],
-                "scope": [*plan.scope, *scope],
+                "scope": [*plan.scope, *dropped.values()],
             }
         )
 
