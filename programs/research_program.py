@@ -295,14 +295,15 @@ class ResearchProgram(dspy.Module):
         for ref in (r for r in plan.compared if r in plan.slices):
             if self.settings.figures and self.figures.probe(plan.question, ref) is not None:
                 continue
-            later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
             if plan.facets.sequential:
                 dropped[ref] = (
                     f"{ref.label}: not researched (no statement figure answers the question "
                     "there, and no later quarter's filing reports it): the sequential change "
                     "is not computed"
                 )
-            elif later:
+            elif later := [
+                s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared
+            ]:
                 into = max(later, key=lambda s: (s.fy, s.fq or 4))
                 dropped[ref] = (
                     f"{ref.label}: not researched apart (no statement figure answers the "
