@@ -14,9 +14,15 @@ FY_PREFIX = r"(?:fy|fiscal(?:\s+year)?)"
 FY_WHOLE = re.compile(rf"^\s*{FY_PREFIX}?\s*'?(\d{{4}}|\d{{2}})\s*$", re.IGNORECASE)
 FQ_WHOLE = re.compile(r"^\s*(?:q|fq|quarter\s*)?([1-4])\s*$", re.IGNORECASE)
 
+#: A year: ``FY2022``, ``FY22``, ``fiscal 2022``, a bare ``2022``, or an apostrophe's
+#: ``'22`` / ``’22`` ("sales in '22"; not the decade "'90s", a figure "'22%" or a quote's
+#: own digits "'22'").
+#: "quarter", or the abbreviation "qtr" ("3rd qtr 2023", "the last 4 qtrs").
+QUARTER_WORD = r"(?:quarter|qtr)"
 YEAR = (
     rf"(?:\b{FY_PREFIX}\s*'?(?:\d{{4}}|\d{{2}})\b"
-    r"|(?<![\d$.,])(?:19|20)\d{2}(?![\d%]|[.,]\d))"
+    r"|(?<![\d$.,])(?:19|20)\d{2}(?![\d%]|[.,]\d)"
+    r"|(?<![\w'’])['’]\d{2}(?![\d%'’]|[.,]\d|s\b))"
 )
 YEAR_RE = re.compile(YEAR, re.IGNORECASE)
 RANGE_RE = re.compile(
@@ -35,12 +41,14 @@ BETWEEN_RE = re.compile(rf"between\s+(?P<a>{YEAR})\s+and\s+(?P<b>{YEAR})", re.IG
 SPLIT_YEAR_RE = re.compile(rf"(?P<a>{YEAR})\s*/\s*'?(?P<b>\d{{4}}|\d{{2}})(?!\d)", re.IGNORECASE)
 QUARTER_RE = re.compile(
     r"\b(?:f?q([1-4])|([1-4])q(?=\s*'?\d{2}\b|\b)|(first|second|third|fourth|1st|2nd|3rd|4th)"
-    r"\s+(?:fiscal\s+)?quarter)",
+    rf"\s+(?:fiscal\s+)?{QUARTER_WORD})",
     re.IGNORECASE,
 )
 #: "Q1-Q3 2023", "Q2 through Q4": every quarter between the two.
 QUARTER_RANGE_RE = re.compile(r"\bf?q([1-4])\s*(?:-|to|through|thru)\s*f?q([1-4])\b", re.IGNORECASE)
-QUARTERLY_RE = re.compile(r"quarter|\bf?q[1-4]\b|\b[1-4]q(?:'?\d{2})?\b|\bdeep\b", re.IGNORECASE)
+QUARTERLY_RE = re.compile(
+    r"quarter|\bqtrs?\b|\bf?q[1-4]\b|\b[1-4]q(?:'?\d{2})?\b|\bdeep\b", re.IGNORECASE
+)
 _COUNT = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|couple(?:\s+of)?)"
 #: "the last three years", "the past 5 fiscal years", "the three most recent fiscal years",
 #: "the two latest years", "the last couple of years": the count is group 1 or group 2.
@@ -48,6 +56,14 @@ LAST_N_RE = re.compile(
     rf"\b(?:last|past|previous|prior|recent|latest)\s+{_COUNT}\s+(?:fiscal\s+|full\s+)?years?\b"
     rf"|\b{_COUNT}\s+(?:most\s+recent|latest|last|past|previous|prior)\s+"
     r"(?:fiscal\s+|full\s+)?years\b",
+    re.IGNORECASE,
+)
+#: "the last four quarters", "the past 3 fiscal quarters", "the two most recent quarters":
+#: a count of quarters back from the latest one filed (group 1 or group 2).
+LAST_N_QUARTERS_RE = re.compile(
+    rf"\b(?:last|past|previous|prior|recent|latest)\s+{_COUNT}\s+(?:fiscal\s+)?{QUARTER_WORD}s?\b"
+    rf"|\b{_COUNT}\s+(?:most\s+recent|latest|last|past|previous|prior)\s+"
+    rf"(?:fiscal\s+)?{QUARTER_WORD}s\b",
     re.IGNORECASE,
 )
 DEEP_RE = re.compile(
@@ -119,7 +135,7 @@ QUARTER_WITH_YEAR = [
         # 2023Q2, 2021 Q1, 2023-Q2
         rf"(?<![\d$.,])(?P<y>{Y4})\s*[-/]?\s*f?q(?P<q>[1-4])\b",
         # second quarter of 2023, third fiscal quarter of fiscal 2023, 2nd quarter FY23
-        rf"\b{ORDINAL}\s+(?:fiscal\s+)?quarter\s+(?:(?:of|in)\s+)?(?:the\s+)?"
+        rf"\b{ORDINAL}\s+(?:fiscal\s+)?{QUARTER_WORD}\s+(?:(?:of|in)\s+)?(?:the\s+)?"
         rf"(?:{FY_PREFIX}\s*)?'?(?P<y>{YY})\b",
     )
 ]
@@ -144,12 +160,15 @@ HALF_WITH_YEAR_RE = re.compile(
 YEAR_TO_DATE = [
     (re.compile(p, re.IGNORECASE), q)
     for p, q in (
-        (r"\bh1\b|\b1h\b|\bfirst[- ]half\b|\bhalf[- ]year(?:ly)?\b|\binterim\s+period\b", 2),
+        (
+            r"\bh1\b|\b1h\b|\b(?:first|1st)[- ]half\b|\bhalf[- ]year(?:ly)?\b|\binterim\s+period\b",
+            2,
+        ),
         (r"\b(?:first\s+)?(?:six|6)[- ]months?\b(?=\s+(?:ended|ending|of|to)|\s*$)", 2),
         (r"\bfirst\s+(?:six|6)[- ]months?\b", 2),
         (r"\b(?:first\s+)?(?:nine|9)[- ]months?\b(?=\s+(?:ended|ending|of|to)|\s*$)", 3),
         (r"\bfirst\s+(?:nine|9)[- ]months?\b", 3),
-        (r"\bh2\b|\b2h\b|\bsecond[- ]half\b", 4),
+        (r"\bh2\b|\b2h\b|\b(?:second|2nd)[- ]half\b", 4),
     )
 ]
 #: "quarter ended June 30, 2023": the quarter the date closes (a year end names no quarter).

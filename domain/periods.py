@@ -5,15 +5,15 @@ Two uses. A value given for a filter (``--fy FY18``, ``--fq Q3``) is read whole 
 Free text (a question, a search query) is scanned by :func:`read_periods`:
 
 - years: ``FY2022``, ``FY22``, ``FY 2022``, ``fiscal 2019``, ``fiscal year 2019``, a bare
-  ``2021`` (not ``$2019`` or ``2019%``);
+  ``2021`` (not ``$2019`` or ``2019%``), ``in '22``;
 - a quarter with its year, in any order: ``Q2 FY2024``, ``Q2 of FY2024``, ``2Q24``,
-  ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``,
+  ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``, ``2nd qtr 2023``,
   ``quarter ended June 30, 2023``, ``quarter ended June 2023``, ``the June 2023 quarter``,
   ``the September quarter of 2022`` (the calendar quarter the date or month closes), a
   date written in figures too (``quarter ended 6/30/2023``, ``2023-06-30``);
-- a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), and
-  quarterly depth (``each quarter``);
-- year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``,
+- a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), a count of
+  the latest ones (``the last four quarters``), and quarterly depth (``each quarter``);
+- year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``, ``1st half``,
   ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3;
   ``second half`` / ``H2`` -> the FY-level cell (Q4);
 - a fiscal year written across the two calendar years it spans (``FY22/23``,
@@ -54,6 +54,7 @@ from domain.period_patterns import (
     FY_WHOLE,
     FY_WRITTEN_RE,
     HALF_WITH_YEAR_RE,
+    LAST_N_QUARTERS_RE,
     LAST_N_RE,
     MONTH_NAMES,
     MONTH_QUARTER,
@@ -131,6 +132,12 @@ def parse_cell(value: str) -> tuple[int, int | None]:
     return found.fiscal_years[0], (found.fiscal_quarters or [None])[0]
 
 
+def _count(raw: str) -> int:
+    """``"3"``, ``"three"``, ``"couple of"`` -> the number."""
+    raw = " ".join(raw.lower().split())
+    return int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
+
+
 def _year_value(text: str) -> int:
     digits = re.search(r"\d+", text).group()
     return int("20" + digits) if len(digits) == 2 else int(digits)
@@ -143,6 +150,8 @@ class Periods:
     fiscal_years: list[int] = field(default_factory=list)
     fiscal_quarters: list[int] = field(default_factory=list)
     last_n_years: int | None = None
+    #: "the last four quarters": that many quarters back from the latest one filed.
+    last_n_quarters: int | None = None
     since_fy: int | None = None
     deep: bool = False
     invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
@@ -348,8 +357,9 @@ def read_periods(text: str) -> Periods:
         quarters |= set(range(int(m.group(1)), int(m.group(2)) + 1))
     found.fiscal_quarters = sorted(quarters)
     if m := LAST_N_RE.search(rest):
-        raw = " ".join((m.group(1) or m.group(2)).lower().split())
-        found.last_n_years = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
+        found.last_n_years = _count(m.group(1) or m.group(2))
+    if m := LAST_N_QUARTERS_RE.search(rest):
+        found.last_n_quarters = _count(m.group(1) or m.group(2))
     found.deep = bool(DEEP_RE.search(rest))
     found.date_quarters = date_quarters(text)
     found.sequential = SEQUENTIAL_RE.search(text) is not None

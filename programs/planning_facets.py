@@ -40,7 +40,7 @@ class PrePass(Periods):
 
     @property
     def found_period(self) -> bool:
-        return bool(self.fiscal_years or self.last_n_years or self.since_fy)
+        return bool(self.fiscal_years or self.last_n_years or self.last_n_quarters or self.since_fy)
 
 
 #: What a plan says of a peer name no map or grid knows ("Adidas is not a company …").
@@ -123,6 +123,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         fiscal_years=years,
         fiscal_quarters=quarters,
         last_n_years=last_n,
+        last_n_quarters=pre.last_n_quarters,
         since_fy=since,
         granularity=granularity,
         trend=pre.trend or llm.trend,

@@ -7,7 +7,9 @@
    (the FY-level cell); granularity "deep" -> Q1..Q4;
 3. a trend question ("improving", "year over year") adds the prior fiscal year's period; a
    sequential one ("quarter over quarter") the quarter before, where that quarter is filed
-   alone (not a first quarter's, whose predecessor is the annual filing);
+   alone (not a first quarter's, whose predecessor is the annual filing); "the last four
+   quarters" -> the quarters held alone among the four back from the latest filed (a fourth
+   quarter is the annual filing, whose figures are the year's: said, not researched);
 4. slices = tickers x FY x FQ, de-duplicated, in a stable order;
 5. a cell the grid does not hold never fails a run: the nearest cell that holds the
    company's filings is researched instead (the FY's annual filing for a quarter, else the
@@ -31,6 +33,8 @@ ANNUAL_DOC_TYPES = frozenset({"10-K", "ANNUAL REPORT"})
 #: Filings that report a whole period's statements; an earnings release or an 8-K reports
 #: part of one, so it is never the period a question naming none is answered for.
 PERIODIC_DOC_TYPES = ANNUAL_DOC_TYPES | {"10-Q"}
+#: Filings that report a quarter's figures: "the last four quarters" researches these.
+QUARTER_DOC_TYPES = frozenset({"10-Q", "EARNINGS"})
 
 
 def latest_full_fy(ticker: str, cells: Sequence[GridCell]) -> int | None:
@@ -58,6 +62,7 @@ def names_no_period(facets: Facets) -> bool:
         facets.fiscal_years
         or facets.fiscal_quarters
         or facets.last_n_years
+        or facets.last_n_quarters
         or facets.since_fy is not None
         or facets.granularity == "deep"
     )
@@ -166,6 +171,52 @@ def _years_for(
     return [latest]
 
 
+def _recent_quarters(
+    ticker: str, n: int, cells: Sequence[GridCell]
+) -> tuple[list[tuple[int, int]], list[str], list[str]]:
+    """The cells "the last ``n`` quarters" of ``ticker`` names, with their Scope lines and
+    the quarters the grid lacks: ``n`` quarters back from the latest its filings report.
+
+    A quarter held as a filing that reports it (a 10-Q, an earnings release; an 8-K reports
+    an event) is researched. A fourth quarter is filed in the annual report, whose figures
+    are the year's: beside the quarters' they would read as one quarter's, so it is said and
+    not researched. With no quarter of the run held, the latest periodic filing (commonly
+    the annual one, which states quarterly figures only sometimes) is researched instead,
+    and a Scope line says so: a missing cell never fails a run."""
+    own = {(c.fy, c.fq) for c in cells if c.ticker == ticker}
+    if not own:
+        return [], [], []
+    reported = {
+        (c.fy, c.fq) for c in cells if c.ticker == ticker and QUARTER_DOC_TYPES & set(c.doc_types)
+    }
+    end = max(_position(fy, fq) for fy, fq in own)
+    run = [((p - 1) // 4, (p - 1) % 4 + 1) for p in range(end - n + 1, end + 1)]
+    quarters = [(fy, fq) for fy, fq in run if fq != 4 and (fy, fq) in reported]
+    annual = [(fy, fq) for fy, fq in run if fq == 4 and (fy, fq) in own]
+    if not quarters:
+        latest = latest_periodic_cell(ticker, cells)
+        assert latest is not None  # the ticker holds cells
+        kind = "the latest annual filing" if latest.fq == 4 else "/".join(latest.doc_types)
+        line = (
+            f"{ticker}: the grid holds no quarterly filing for the last {n} quarters; "
+            f"researched FY{latest.fy} Q{latest.fq} ({kind}) instead"
+        )
+        if latest.fq == 4:
+            line += ", which states quarterly figures only sometimes"
+        return [(latest.fy, latest.fq)], [line], []
+    scope = [
+        f"{ticker} FY{fy} Q4: the fourth quarter is filed in the annual report, whose figures "
+        "are the year's: not researched as a quarter"
+        for fy, _ in annual
+    ]
+    missing = [
+        SliceRef(ticker=ticker, fy=fy, fq=fq).label
+        for fy, fq in run
+        if fq != 4 and (fy, fq) not in reported
+    ]
+    return quarters, scope, missing
+
+
 def _prior_period(
     ticker: str, fy: int, fq: int, sequential: bool
 ) -> tuple[tuple[int, int] | None, str | None]:
@@ -217,6 +268,14 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             slices.append(ref)
 
     for ticker in dict.fromkeys(facets.tickers):
+        if facets.last_n_quarters:
+            # A run of quarters is its own comparison: no prior period is added.
+            run, lines, absent = _recent_quarters(ticker, facets.last_n_quarters, cells)
+            for fy, fq in run:
+                add(SliceRef(ticker=ticker, fy=fy, fq=fq))
+            scope += [line for line in lines if line not in scope]
+            missing += [label for label in absent if label not in missing]
+            continue
         if facets.fiscal_quarters:
             quarters = sorted(set(facets.fiscal_quarters))
         elif deep:

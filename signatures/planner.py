@@ -26,6 +26,9 @@ class Facets(BaseModel):
     fiscal_quarters: list[int] = Field(default_factory=list)
     last_n_years: int | None = Field(default=None, description="'last three years' -> 3")
     since_fy: int | None = Field(default=None, description="'since 2019' -> 2019 (read by rules)")
+    last_n_quarters: int | None = Field(
+        default=None, description="'the last four quarters' -> 4 (read by rules)"
+    )
     granularity: Granularity = None
     trend: bool = Field(
         default=False, description="asks how something moved: the prior period is added (rules)"

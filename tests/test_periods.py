@@ -25,9 +25,11 @@ QUARTER_FORMS = [
     "the quarter ended {month} {fy}", "the quarter ending in {month} {fy}",
     "the {month} {fy} quarter", "the {month} quarter of {fy}", "the {month} quarter {fy}",
     "Q{q} FY{pyy}/{yy}", "the quarter ended {us}/{fy}", "three months ended {fy}-{iso}",
+    "{ordinal} qtr {fy}", "the {ordinal} qtr of FY{yy}",
 ]  # fmt: skip
 YEAR_FORMS = [
     "FY{fy}", "FY{yy}", "FY {fy}", "FY'{yy}", "fiscal {fy}", "fiscal year {fy}", "{fy}",
+    "'{yy}", "’{yy}",
     "as of FY{fy}", "as of {fy}", "the year ended December 31, {fy}",
     "the year ended 12/31/{fy}", "the year ended {fy}-12-31",
     # one fiscal year across the two calendar years it spans: the year it ends in
@@ -38,7 +40,7 @@ YEAR_TO_DATE_FORMS = [
     ("H1 FY{fy}", 2), ("1H{yy}", 2), ("the first half of FY{fy}", 2), ("H1 {fy}", 2),
     ("the six months ended June 30, {fy}", 2), ("the first six months of {fy}", 2),
     ("the nine months ended September 30, {fy}", 3), ("the first nine months of FY{fy}", 3),
-    ("the second half of {fy}", 4),
+    ("the second half of {fy}", 4), ("the 1st half of {fy}", 2), ("the 2nd half of FY{fy}", 4),
 ]  # fmt: skip
 CONTEXTS = ["{p}", "What was Acme's revenue in {p}?", "Acme: gross margin ({p}), please."]
 
@@ -156,6 +158,21 @@ def test_figures_that_are_no_date_are_no_range_of_years(text):
     assert len(read_periods(text).fiscal_years) <= 1
 
 
+COUNTED_QUARTERS = [
+    "the last {n} quarters", "the past {n} fiscal quarters", "the {n} most recent quarters",
+    "the most recent {n} quarters", "the previous {n} quarters", "the {n} latest quarters",
+    "the last {n} qtrs",
+]  # fmt: skip
+
+
+@given(
+    st.integers(2, 5), st.booleans(), st.sampled_from(COUNTED_QUARTERS), st.sampled_from(CONTEXTS)
+)
+def test_a_count_of_recent_quarters_reads_as_that_many(n, spelled, form, context):
+    found = read_periods(context.format(p=form.format(n=NUMBER_NAMES[n] if spelled else n)))
+    assert (found.last_n_quarters, found.last_n_years, found.fiscal_quarters) == (n, None, [])
+
+
 def test_a_couple_of_years_is_two():
     assert read_periods("How did capex move over the last couple of years?").last_n_years == 2
 
@@ -167,7 +184,15 @@ def test_as_of_names_the_vantage_point_not_the_years_read_from_it():
 
 @pytest.mark.parametrize(
     "text",
-    ["Acme's Q3 10-Q filing", "Q2 15% margin", "revenue of $2019 million", "a 2020% rise"],
+    [
+        "Acme's Q3 10-Q filing",
+        "Q2 15% margin",
+        "revenue of $2019 million",
+        "a 2020% rise",
+        "sales in the '90s",
+        "a '22% rise",
+        "the code '22' on the form",
+    ],
 )
 def test_numbers_that_are_not_years_stay_unread(text):
     assert read_periods(text).fiscal_years == []

@@ -176,15 +176,21 @@ TICKERS = ["AAA", "BBB", "CCC"]
 @st.composite
 def grids(draw) -> list[GridCell]:
     keys = draw(
-        st.sets(
-            st.tuples(st.sampled_from(TICKERS), st.integers(2015, 2024), st.integers(1, 4)),
+        st.lists(
+            st.tuples(
+                st.sampled_from(TICKERS),
+                st.integers(2015, 2024),
+                st.integers(1, 4),
+                st.sampled_from(["10-Q", "10-Q", "8-K"]),  # an 8-K reports an event
+            ),
             min_size=1,
             max_size=25,
+            unique_by=lambda key: key[:3],
         )
     )
     return [
-        GridCell(t, f"{t} Inc", fy, fq, ("10-K",) if fq == 4 else ("10-Q",), 10)
-        for t, fy, fq in sorted(keys)
+        GridCell(t, f"{t} Inc", fy, fq, ("10-K",) if fq == 4 else (quarterly,), 10)
+        for t, fy, fq, quarterly in sorted(keys)
     ]
 
 
@@ -195,13 +201,14 @@ def facet_sets(draw) -> Facets:
         fiscal_years=draw(st.lists(st.integers(2014, 2025), max_size=3)),
         fiscal_quarters=draw(st.lists(st.integers(1, 4), max_size=2)),
         last_n_years=draw(st.none() | st.integers(1, 4)),
+        last_n_quarters=draw(st.none() | st.integers(1, 6)),
         granularity=draw(st.sampled_from([None, "FY", "deep"])),
         trend=draw(st.booleans()),
         sequential=draw(st.booleans()),
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(grids(), facet_sets())
 def test_plan_properties(grid, facets):
     plan = plan_slices(facets, grid)
@@ -217,6 +224,21 @@ def test_plan_properties(grid, facets):
         [1, 2, 3, 4] if facets.granularity == "deep" else [4]
     )
     for ticker in set(facets.tickers):
+        if facets.last_n_quarters:
+            # The last n quarters back from the latest filed: quarters filed alone, or, with
+            # none among them, the latest annual filing, said in a Scope line; no prior period.
+            positions = [c.fy * 4 + c.fq for c in grid if c.ticker == ticker]
+            own = [s for s in plan.slices if s.ticker == ticker]
+            assert not [s for s in plan.compared if s.ticker == ticker]
+            if not positions:
+                assert not own
+                continue
+            run = range(max(positions) - facets.last_n_quarters + 1, max(positions) + 1)
+            if f"{ticker}: the grid holds no quarterly filing for the last" in scope:
+                assert len(own) == 1
+            else:
+                assert own and all(s.fq != 4 and s.fy * 4 + s.fq in run for s in own)
+            continue
         if facets.fiscal_years:
             # Cartesian product: every requested cell is planned, stood in for by a named
             # neighbour the grid holds (a Scope line says which), or reported missing.
@@ -431,6 +453,25 @@ def test_a_sequential_change_from_an_annual_filing_is_not_computed(cells):
     assert any(
         "MMM FY2023 Q2 is not in the grid, and no later quarter's filing reports it" in n
         for n in result.user_notes()
+    )
+
+
+def test_the_last_n_quarters_are_the_quarters_filed_alone_back_from_the_latest(cells):
+    quarterly = [GridCell("PEP", "PepsiCo", 2023, q, ("10-Q",), 10) for q in (1, 2)]
+    event = GridCell("PEP", "PepsiCo", 2022, 3, ("8-K",), 10)  # an event, not a quarter's figures
+    result = plan(
+        [*cells, *quarterly, event], "How did PepsiCo's revenue trend over the last four quarters?"
+    )
+    # FY2023 Q2 back to FY2022 Q3; the fourth quarter is the annual filing, said not researched
+    assert result.labels == ["PEP FY2023 Q1", "PEP FY2023 Q2"] and result.compared == []
+    notes = " ".join(result.user_notes())
+    assert "PEP FY2022 Q4: the fourth quarter is filed in the annual report" in notes
+    assert "Not in the grid, so not researched: PEP FY2022 Q3." in notes
+    # A company with annual filings only: its latest annual filing, said, never a failed run.
+    result = plan(cells, "What was 3M's revenue in the past two quarters?")
+    assert result.labels == ["MMM FY2022 Q4"]
+    assert "MMM: the grid holds no quarterly filing for the last 2 quarters" in " ".join(
+        result.user_notes()
     )
 
 
