@@ -14,7 +14,9 @@ the pages the probe retrieved (never the model's word for them):
    is not given to another;
 5. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
    where its own two numbers fell (or the reverse) goes;
-6. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+6. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
+   quarter over quarter where its cited pages speak of no such comparison goes;
+7. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
    back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -29,6 +31,7 @@ from typing import Any
 
 from domain.cells import SliceRef
 from programs.answer_form import fit_to_question
+from programs.basis_check import drop_unsupported_sequential
 from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
 from programs.direction_check import drop_misdirected
@@ -63,9 +66,10 @@ def check_draft(
     verified = verify_draft(raw, tool)
     fitted, form_edits = fit_to_question(probe_question, verified.answer)
     checked, contradicting = check_figures(fitted, slice, figure, figures)
-    read = [hit.text for hit in tool.retrieved.values()]
-    checked, misattributed = drop_misattributed_causes(checked, read, probe_question)
+    read = {uid: hit.text for uid, hit in tool.retrieved.items()}
+    checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, misdirected = drop_misdirected(checked)
+    checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -82,6 +86,7 @@ def check_draft(
         "contradicting_figures_dropped": contradicting,
         "misattributed_causes_dropped": misattributed,
         "misdirected_dropped": misdirected,
+        "unsupported_sequential_dropped": unsupported_sequential,
         "form_edits": form_edits,
         "citations": [f.citation.uid for f in answer.references.footnotes],
     }

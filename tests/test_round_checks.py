@@ -21,6 +21,7 @@ COUNTERS = {
     "contradicting_figures_dropped",
     "misattributed_causes_dropped",
     "misdirected_dropped",
+    "unsupported_sequential_dropped",
 }
 
 
