@@ -9,7 +9,9 @@ A question that came down to one slice with one researched probe (beside code's 
 is answered by its probes' cited answers as they stand; one slice with angles beside the
 question's own probe is answered by that probe (and code's figures), the angles shown as
 findings; findings that cite no page get no answer. None of these makes an LM call. What the
-model writes stands only as far as code's checks allow (:mod:`programs.prose_checks`).
+model writes stands only as far as code's checks allow (:mod:`programs.prose_checks`), and a
+sentence standing only on the pages of probes closed as insufficient evidence stays among
+the findings, not in the answer (:mod:`programs.answer_support`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from citations.sentences import (
     without_units_and_followers,
 )
 from citations.verification import verify_answer
+from programs.answer_support import unsettled_pages, without_unsettled
 from programs.figure_check import drop_misranked
 from programs.figure_table import (
     figure_changes,
@@ -216,6 +219,8 @@ class _Answer:
     error: str | None
     cited: bool = False
     from_figures: bool = False
+    #: Sentences left out of the answer: they stand on unsettled probes' pages alone.
+    withheld: int = 0
 
 
 def _findings_section(
@@ -365,6 +370,7 @@ class ReportComposer(dspy.Module):
         -> daggers -> notes."""
         findings = _gather_findings(slices, question, self.companies, self.sectors)
         answer = self._write_answer(question, slices, findings)
+        answer.prose, answer.withheld = without_unsettled(answer.prose, unsettled_pages(slices))
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
         _append_computed_figures(answer, slices, findings)
@@ -428,7 +434,8 @@ class ReportComposer(dspy.Module):
         table = comparison_table(findings.labels, answer.rows, slices) if len(slices) > 1 else ""
         if table:
             blocks.append("## Comparison\n\n" + table)
-        shown = findings.single is None or findings.with_angles
+        # A withheld draft stays among the findings, under its dagger.
+        shown = findings.single is None or findings.with_angles or answer.withheld
         if (self.include_slice_summaries and shown) or error:
             findings_text = "\n\n".join(p.body for p in findings.parts)
             blocks.append("## Findings by slice\n\n" + findings_text)

@@ -92,7 +92,8 @@ def floor_verdict(
 ) -> ReviewVerdict:
     """Code's own floor under the reviewer: an uncited draft is never accepted; one that
     states no figure when the probe asks how much closes as insufficient evidence (its
-    words kept, under a dagger); and the last round always closes, never hangs open."""
+    words kept among the findings, under a dagger: :mod:`programs.answer_support`); and the
+    last round always closes, never hangs open."""
     accepted = verdict.done and not verdict.insufficient_evidence
     if accepted and not answer.references.footnotes:
         verdict = ReviewVerdict(

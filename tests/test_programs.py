@@ -487,3 +487,19 @@ def test_a_comparison_table_with_no_figure_row_is_left_out():
     capex = TableRow(metric="Capex", values={"MMM FY2022 Q4": "1,749¹"})
     table = comparison_table(labels, [empty, capex], slices)
     assert "| Capex | 1,749¹ | – |" in table and table.endswith("| complete | complete |")
+
+
+def test_an_unsettled_draft_is_a_finding_under_its_dagger_not_the_answer(searcher):
+    # The reviewer closes the only probe as insufficient evidence: its draft is shown among
+    # the findings, daggered, and the answer says none could be written.
+    _, _, pred = run(
+        searcher,
+        question="What drove 3M's results in FY2022?",
+        insufficient=lambda s, p: True,
+        settings=ResearchSettings(figures=False, max_probes=1),
+    )
+    answer, findings = pred.report.split("## Findings by slice")
+    assert "_No cited answer could be written; the findings by slice follow._" in answer
+    assert "¹" not in answer
+    assert "#### Probe 1: The question" in findings and f"¹.{DAGGER}" in findings
+    assert "† Evidence incomplete for MMM FY2022 Q4" in findings

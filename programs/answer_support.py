@@ -1,0 +1,53 @@
+"""The report's answer states only what a probe closed with its evidence, or code computed.
+
+A researched probe that its reviewer closed as insufficient evidence (or that was still
+unsatisfied after its last round) keeps its draft among the findings, under a dagger: the
+reader sees what was tried and that it is not settled. Its sentences do not make the
+answer. On the train split, every report whose answer stood on such a draft alone was wrong
+(Boeing's production-rate forecast read as "a production rate change of 5 per month",
+Boeing's primary customers as "Middle East and Asia Pacific customers", Ulta's Q4 share of
+buybacks as the year's $900 million), while the same reports' statement figures, cited to
+their own pages, were right where the question asked for them. So a sentence of the answer
+whose every citation is a page only such probes cited is withheld from the answer; figures
+code computed, and the pages an accepted probe cited, stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences, without_units_and_followers
+from signatures.synthesiser import SliceReport
+
+
+def unsettled_pages(slices: Sequence[SliceReport]) -> set[str]:
+    """The uids of pages that only researched probes closed as insufficient evidence cite."""
+    unsettled: set[str] = set()
+    settled: set[str] = set()
+    for report in slices:
+        for probe in report.probe_answers:
+            uids = {f.citation.uid for f in probe.answer.cited_only().references.footnotes}
+            uids |= {uid for figure in probe.figures for uid in figure.uids}
+            if probe.insufficient_evidence and not probe.figures:
+                unsettled |= uids
+            else:
+                settled |= uids
+    return unsettled - settled
+
+
+def without_unsettled(answer: CitedAnswer, unsettled: set[str]) -> tuple[CitedAnswer, int]:
+    """``answer`` without the sentences (and the uncited ones pointing back at them) whose
+    every citation is an ``unsettled`` page, and how many were withheld."""
+    if not unsettled:
+        return answer, 0
+    uid_of = answer.references.by_number()
+    withheld = [
+        s
+        for s in split_sentences(answer.body)
+        if s.markers and all(n in uid_of and uid_of[n].uid in unsettled for n in s.markers)
+    ]
+    if not withheld:
+        return answer, 0
+    body = without_units_and_followers(answer.body, withheld).strip()
+    return answer.model_copy(update={"body": body}).cited_only(), len(withheld)
