@@ -25,7 +25,8 @@ from citations.sentences import split_sentences, without_units_and_followers
 from domain.cells import SliceRef
 from domain.periods import mentioned_years
 from programs.figure_check import drop_contradicting_in_slice, stated_values, states_figure
-from programs.figures import Figures, outside_the_statements
+from programs.figure_questions import outside_the_statements
+from programs.figures import Figures
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure

@@ -9,12 +9,13 @@ by :mod:`calculator`; the model then only writes prose around it.
 A slice gets one *figure probe* (its question is written here, so the probe loop can tell it
 from the model's probes and answer it without a model call). Its answer is one sentence with
 the figure and a citation to every input's page; the same :class:`Figure` fills the report's
-comparison table and its formula note, so the table is code's, not the model's.
+comparison table and its formula note, so the table is code's, not the model's. A metric
+that does not apply to a financial company (a bank's gross margin) gets code's answer that
+it does not, beside the revenue its statements report (:mod:`programs.inapplicable`).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -39,9 +40,11 @@ from citations.markup import (
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period
 from programs.figure_choice import ChoiceQuestion, read_choice
+from programs.figure_questions import asks_to_choose, outside_the_statements
+from programs.inapplicable import inapplicable_verdict, lacking_at_financials
 from programs.verdicts import benchmark_verdict, change_verdict
 from retrieval.facts.model import Fact
-from retrieval.search.query import CAVEAT, drop_instructions
+from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 
@@ -61,94 +64,6 @@ def _choice(question: str, period: Period) -> FormulaChoice | None:
         if isinstance(choice, FormulaChoice):
             return choice
     return None
-
-
-#: "Which segment …", "…, which brought in the most …", "Who are …": an interrogative
-#: which/who opening the question or a clause of it ("an analyst who can only use" is not).
-_CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\b", re.IGNORECASE)
-
-
-def asks_to_choose(question: str) -> bool:
-    """Whether the question asks *which* item (segment, activity, customer) rather than for
-    a figure: the figure of the line item it names ("net income") would answer another
-    question (the consolidated total, not the segment that earned the most)."""
-    return _CHOOSING_RE.search(question.strip()) is not None
-
-
-#: A part of the company: a geography or a segment. Statement facts are consolidated
-#: totals, so "US sales growth" is not the revenue growth they give. "US" is read in capitals
-#: only (not "us"), and not as a currency or an accounting standard ("US$", "US GAAP"), nor
-#: "foreign" in a line item's own name ("effect of foreign exchange rates on cash").
-_PART_RE = re.compile(
-    r"\bU\.\s?S\.(?!\s*(?:\$|dollars?|GAAP))|\bUS\b(?!\s*(?:\$|dollars?|GAAP))"
-    r"|\b(?i:united\s+states|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
-    r"north\s+america\w*|latin\s+america\w*|south\s+america\w*|europe\w*|emea|asia\w*|"
-    r"apac|greater\s+china|china|japan|india|americas|segments?|divisions?|"
-    r"business\s+units?)\b"
-)
-
-
-#: A measure the company adjusts itself (non-GAAP, ex-currency, ex-items): statements
-#: print none of them.
-_ADJUSTED_RE = re.compile(
-    r"\b(?:adjusted|non-?GAAP|organic|pro[\s-]+forma|constant[\s-]+currency"
-    r"|exclud\w*\s+(?:the\s+)?(?:impact|effect)s?\s+of|one-(?:off|time)\s+items)\b",
-    re.IGNORECASE,
-)
-
-
-def outside_the_statements(question: str) -> bool:
-    """Whether the question asks about a geography or a segment of the company ("How did US
-    sales growth compare to international?") or about a measure the company adjusts itself
-    ("interest coverage using Adjusted EBIT"): the consolidated, reported figure of the line
-    item it names would answer another question, so code computes none and the agents read
-    the segment table or the company's own reconciliation."""
-    asked = drop_instructions(question)
-    return bool(_PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
-
-
-#: What a figure alone does not answer: a cause, a judgement, an expectation, a choice.
-_BEYOND_FIGURE_RE = re.compile(
-    r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
-    r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
-    r"strateg\w*|health\w*|meaningful|useful|relevant|sustainab\w*|concern\w*|segments?|"
-    r"regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|should)\b",
-    re.IGNORECASE,
-)
-
-
-#: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
-_HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
-
-
-def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) -> bool:
-    """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
-    choice code cannot make): then the model's probes research the rest; otherwise the
-    figure, read by code, is the whole research and no probe drifts into what nobody asked.
-    Sentences to the reader are not the ask ("… the perspective of an investment analyst
-    who can only use the statements": that "who" asks for no one), so they are dropped
-    first; a choice among statement figures (:mod:`programs.figure_choice`) is code's.
-
-    The caveat "if the metric is not useful for this company, say so and why" asks nothing
-    more when the figure is computed from the company's own statements: its inputs are
-    printed there, so the metric is read as it applies. A model probe put on the caveat
-    answered a question nobody asked (a sensitivity figure beside a margin trend) and, when
-    it found nothing, put a dagger on code's figure. At a financial company (``sector``,
-    GICS) the caveat stays an ask: its margins and liquidity ratios are the ones analysts
-    do not read (:mod:`programs.verdicts` gives them no verdict).
-
-    ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
-    analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
-    Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
-    says so in words, and its dagger landed on code's verdict and figure."""
-    asked = drop_instructions(question)
-    if sector.strip().lower() != "financials":
-        asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
-    if judged:
-        asked = _HEALTH_RE.sub(" ", asked)
-    if read_choice(asked) is not None:
-        asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
-    return _BEYOND_FIGURE_RE.search(asked) is not None
 
 
 def figures_named(text: str) -> frozenset[str]:
@@ -266,6 +181,12 @@ class Figures:
         """The figure probe for this slice, when the question asks for a computable figure
         or a choice among statement figures."""
         computed = self.compute(question, ref)
+        if computed is None and (inapplicable := self.inapplicable(question, ref)):
+            title, _, _ = inapplicable
+            return Probe(
+                probe_title=f"{title} (does not apply)",
+                probe_question=f"Does {lower_first(title)} apply in {slice_period(ref).label}?",
+            )
         if computed is None:
             chosen = self.choose(question, ref)
             if chosen is None:
@@ -281,6 +202,23 @@ class Figures:
             probe_title=f"{title} (from the statements)",
             probe_question=f"What was {lower_first(title)} in {period}?",
         )
+
+    def inapplicable(self, question: str, ref: SliceRef) -> tuple[str, str, Computed] | None:
+        """(the metric's title, code's verdict that it does not apply, the revenue reported
+        instead) when the question's metric does not apply to the company: a financial
+        company's statements lack what it is built on (:mod:`programs.inapplicable`)."""
+        if asks_to_choose(question) or outside_the_statements(question):
+            return None
+        period = slice_period(ref)
+        choice = _choice(question, period)
+        concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
+        lacking = lacking_at_financials(concepts, self.sector(ref.ticker))
+        revenue = self._concept("revenue", ref, period) if lacking else None
+        if choice is None or lacking is None or revenue is None:
+            return None
+        if self.compute(question, ref) is not None:  # its statements hold the inputs after all
+            return None
+        return choice.title, inapplicable_verdict(choice.title, ref.ticker, lacking), revenue
 
     def choose(self, question: str, ref: SliceRef) -> tuple[ChoiceQuestion, list[Computed]] | None:
         """The choice the question asks among statement figures and each option's figure,
@@ -328,9 +266,19 @@ class Figures:
     def answer(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
         """The figure probe's answer: one cited sentence, and the figure for table and notes."""
         computed = self.compute(question, ref)
+        if computed is None and (inapplicable := self.inapplicable(question, ref)):
+            _, verdict, revenue = inapplicable
+            return self._answer(question, ref, revenue, verdict)
         if computed is None:
             chosen = self.choose(question, ref)
             return _choice_answer(*chosen) if chosen is not None else None
+        return self._answer(question, ref, computed)
+
+    def _answer(
+        self, question: str, ref: SliceRef, computed: Computed, verdict: str | None = None
+    ) -> tuple[CitedAnswer, Figure]:
+        """``computed``'s cited sentence and figure, after code's verdict (``verdict``, or a
+        benchmark's or a change's that the figure settles)."""
         calculation = computed.calculation
         numbers = {uid: n for n, uid in enumerate(calculation.citations, 1)}
         marker = render_marker(list(numbers.values()))
@@ -340,9 +288,11 @@ class Figures:
             f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
         )
         sector = self.sector(ref.ticker)
-        verdict = benchmark_verdict(
-            question, calculation.title, calculation.value, value
-        ) or change_verdict(question, calculation.title, calculation.value, value, sector)
+        verdict = (
+            verdict
+            or benchmark_verdict(question, calculation.title, calculation.value, value)
+            or change_verdict(question, calculation.title, calculation.value, value, sector)
+        )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             sentence = f"{verdict}{marker}. {sentence}"
         by_uid = {f.uid: f for f in calculation.inputs}

@@ -40,7 +40,8 @@ from programs.checkpoints import NO_CHECKPOINT, Checkpoint
 from programs.composer import ReportComposer
 from programs.drafts import citation_of
 from programs.events import EventEmitter, ResearchEvent
-from programs.figures import Figures, asks_beyond_figure
+from programs.figure_questions import asks_beyond_figure
+from programs.figures import Figures
 from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
 from programs.probe_focus import about_other_companies, company_words, focused_probes
@@ -167,7 +168,10 @@ class ResearchProgram(dspy.Module):
         gives more: researched, it answers the question for the wrong year."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
         judged = figure is not None and self.figures.judges(question, ref)
-        beyond = asks_beyond_figure(question, self.figures.sector(ref.ticker), judged)
+        # Code's figure says why a metric does not apply: the caveat asking that is answered.
+        inapplicable = figure is not None and self.figures.inapplicable(question, ref) is not None
+        sector = "" if inapplicable else self.figures.sector(ref.ticker)
+        beyond = asks_beyond_figure(question, sector, judged)
         if figure is not None and (not beyond or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)
         if figure is not None and latest and ref not in latest:

@@ -7,7 +7,9 @@ import re
 import pytest
 
 from domain.cells import SliceRef
-from programs.figures import Figures, asks_beyond_figure, asks_to_choose, outside_the_statements
+from programs.figure_questions import asks_beyond_figure, asks_to_choose, outside_the_statements
+from programs.figures import Figures
+from retrieval.facts.model import Fact
 from retrieval.store import GridFilter
 
 MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)
@@ -130,7 +132,7 @@ def test_slices_a_fixed_years_figure_reads_are_not_researched_apart(searcher):
 
 
 def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
-    from programs.figures import asks_beyond_figure
+    from programs.figure_questions import asks_beyond_figure
 
     boilerplate = (
         "What is the FY2022 capital expenditure for 3M? Answer in USD millions. Respond to "
@@ -190,3 +192,71 @@ def test_a_researched_probe_reads_its_slices_computed_figure_and_may_cite_it(sea
     line = rf"= {re.escape(figure['text'])} \(Capital expenditure, FY2018\) \[1\]"
     shown = re.search(line, prompt)
     assert shown is not None, prompt[:2000]  # its page was retrieved first: hit [1]
+
+
+# -- a metric that does not apply to a financial company -----------------------------------
+
+BANK_2022 = SliceRef(ticker="BANK", fy=2022, fq=4)
+
+
+def _bank_facts(ref: SliceRef) -> list[Fact]:
+    """A bank's income statement: net revenue, no cost of sales; no classified balance sheet."""
+    row = dict(uid="abcdef012345", page_id=7, doc_name="BANK_2022_10K",
+               doc_label="BANK 10-K FY2022", page_index=60, ticker="BANK", statement="income",
+               fy=2022, fq=None, duration="year", column="2022", unit="USD")  # fmt: skip
+    return [
+        Fact(label="Total net revenue", concept="revenue", value=128_695e6, **row),
+        Fact(label="Net income", concept="net_income", value=37_676e6, **row),
+    ]
+
+
+@pytest.fixture
+def bank_figures():
+    return Figures(_bank_facts, sectors={"BANK": "Financials", "SHOP": "Consumer Discretionary"})
+
+
+@pytest.mark.parametrize(
+    ("question", "lacking"),
+    [
+        ("What was BANK's gross margin in FY2022?", "no cost of sales"),
+        ("What is BANK's inventory turnover in FY2022?", "no cost of sales and no inventory"),
+        ("What was BANK's quick ratio in FY2022?", "no current assets or liabilities"),
+    ],
+)
+def test_a_metric_a_financial_company_cannot_report_is_said_not_to_apply(
+    bank_figures, question, lacking
+):
+    probe = bank_figures.probe(question, BANK_2022)
+    assert probe is not None and probe.probe_title.endswith("(does not apply)")
+    answer, figure = bank_figures.answer(question, BANK_2022)
+    opening, revenue = answer.body.split("¹. ", 1)
+    assert re.match(
+        r"(Gross margin|Inventory turnover|Quick ratio) does not apply to BANK: ", opening
+    )
+    assert f"a financial company reports {lacking}" in opening
+    assert revenue == "Revenue (total net revenue) in FY2022 was $128,695 million¹."
+    assert (figure.title, figure.uids) == ("Revenue", ["abcdef012345"])
+
+
+def test_a_metric_applies_where_the_statements_hold_it_or_outside_financials(bank_figures):
+    # net margin reads what a bank reports: computed as for any company
+    answer, figure = bank_figures.answer("What was BANK's net profit margin in FY2022?", BANK_2022)
+    assert "does not apply" not in answer.body and figure.title != "Revenue"
+    # outside financials a missing cost of sales is a gap in the facts, not a business trait
+    shop = SliceRef(ticker="SHOP", fy=2022, fq=4)
+    assert bank_figures.inapplicable("What was SHOP's gross margin in FY2022?", shop) is None
+    # a segment's margin is not the company's: the agents read it
+    assert bank_figures.inapplicable("What was BANK's gross margin by segment?", BANK_2022) is None
+
+
+def test_code_saying_a_metric_does_not_apply_answers_the_caveat_asking_so(searcher, bank_figures):
+    from programs.research_program import ResearchProgram
+
+    program = ResearchProgram(searcher)
+    program.figures = bank_figures
+    caveated = (
+        "Does BANK have an improving gross margin profile as of FY2022? If gross margin is not "
+        "a useful metric for a company like this, then please state that and explain why."
+    )
+    probes = program._generate_probes(caveated, BANK_2022).probes
+    assert [p.probe_title for p in probes] == ["Gross margin (does not apply)"]

@@ -1,0 +1,102 @@
+"""What a question asks of a statement figure: a choice among items, a part of the company
+or an adjusted measure (which the consolidated statements do not print), or more than the
+figure (a cause, a judgement, an outlook), which the model's probes then research.
+
+Read by :mod:`programs.figures` before it computes a figure, by the research program when it
+decides whether a question needs a researched probe beside its figure, and by the claim
+check, so that all of them read a question the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from programs.figure_choice import read_choice
+from retrieval.search.query import CAVEAT, drop_instructions
+
+#: "Which segment …", "…, which brought in the most …", "Who are …": an interrogative
+#: which/who opening the question or a clause of it ("an analyst who can only use" is not).
+_CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\b", re.IGNORECASE)
+
+
+def asks_to_choose(question: str) -> bool:
+    """Whether the question asks *which* item (segment, activity, customer) rather than for
+    a figure: the figure of the line item it names ("net income") would answer another
+    question (the consolidated total, not the segment that earned the most)."""
+    return _CHOOSING_RE.search(question.strip()) is not None
+
+
+#: A part of the company: a geography or a segment. Statement facts are consolidated
+#: totals, so "US sales growth" is not the revenue growth they give. "US" is read in capitals
+#: only (not "us"), and not as a currency or an accounting standard ("US$", "US GAAP"), nor
+#: "foreign" in a line item's own name ("effect of foreign exchange rates on cash").
+_PART_RE = re.compile(
+    r"\bU\.\s?S\.(?!\s*(?:\$|dollars?|GAAP))|\bUS\b(?!\s*(?:\$|dollars?|GAAP))"
+    r"|\b(?i:united\s+states|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
+    r"north\s+america\w*|latin\s+america\w*|south\s+america\w*|europe\w*|emea|asia\w*|"
+    r"apac|greater\s+china|china|japan|india|americas|segments?|divisions?|"
+    r"business\s+units?)\b"
+)
+
+
+#: A measure the company adjusts itself (non-GAAP, ex-currency, ex-items): statements
+#: print none of them.
+_ADJUSTED_RE = re.compile(
+    r"\b(?:adjusted|non-?GAAP|organic|pro[\s-]+forma|constant[\s-]+currency"
+    r"|exclud\w*\s+(?:the\s+)?(?:impact|effect)s?\s+of|one-(?:off|time)\s+items)\b",
+    re.IGNORECASE,
+)
+
+
+def outside_the_statements(question: str) -> bool:
+    """Whether the question asks about a geography or a segment of the company ("How did US
+    sales growth compare to international?") or about a measure the company adjusts itself
+    ("interest coverage using Adjusted EBIT"): the consolidated, reported figure of the line
+    item it names would answer another question, so code computes none and the agents read
+    the segment table or the company's own reconciliation."""
+    asked = drop_instructions(question)
+    return bool(_PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
+
+
+#: What a figure alone does not answer: a cause, a judgement, an expectation, a choice.
+_BEYOND_FIGURE_RE = re.compile(
+    r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
+    r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
+    r"strateg\w*|health\w*|meaningful|useful|relevant|sustainab\w*|concern\w*|segments?|"
+    r"regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|should)\b",
+    re.IGNORECASE,
+)
+
+
+#: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
+_HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
+
+
+def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) -> bool:
+    """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
+    choice code cannot make): then the model's probes research the rest; otherwise the
+    figure, read by code, is the whole research and no probe drifts into what nobody asked.
+    Sentences to the reader are not the ask ("… the perspective of an investment analyst
+    who can only use the statements": that "who" asks for no one), so they are dropped
+    first; a choice among statement figures (:mod:`programs.figure_choice`) is code's.
+
+    The caveat "if the metric is not useful for this company, say so and why" asks nothing
+    more when the figure is computed from the company's own statements: its inputs are
+    printed there, so the metric is read as it applies. A model probe put on the caveat
+    answered a question nobody asked (a sensitivity figure beside a margin trend) and, when
+    it found nothing, put a dagger on code's figure. At a financial company (``sector``,
+    GICS) the caveat stays an ask: its margins and liquidity ratios are the ones analysts
+    do not read (:mod:`programs.verdicts` gives them no verdict).
+
+    ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
+    analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
+    Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
+    says so in words, and its dagger landed on code's verdict and figure."""
+    asked = drop_instructions(question)
+    if sector.strip().lower() != "financials":
+        asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
+    if judged:
+        asked = _HEALTH_RE.sub(" ", asked)
+    if read_choice(asked) is not None:
+        asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
+    return _BEYOND_FIGURE_RE.search(asked) is not None
