@@ -139,6 +139,8 @@ def _duration_rank(fact: Fact, kind: str, period: Period) -> int | None:
     if kind == "balance":
         return 0 if fact.duration == "instant" else 1
     wanted = _FLOW_DURATION[period.fq is None]
+    if period.to_date and period.fq in (2, 3):
+        wanted = "ytd"  # the six or nine months to the quarter's end, not the quarter
     if fact.duration == wanted:
         return 0
     # A first quarter's year-to-date column is that quarter.

@@ -14,13 +14,13 @@ FY_PREFIX = r"(?:fy|fiscal(?:\s+year)?)"
 FY_WHOLE = re.compile(rf"^\s*{FY_PREFIX}?\s*'?(\d{{4}}|\d{{2}})\s*$", re.IGNORECASE)
 FQ_WHOLE = re.compile(r"^\s*(?:q|fq|quarter\s*)?([1-4])\s*$", re.IGNORECASE)
 
-#: A year: ``FY2022``, ``FY22``, ``fiscal 2022``, a bare ``2022``, or an apostrophe's
-#: ``'22`` / ``’22`` ("sales in '22"; not the decade "'90s", a figure "'22%" or a quote's
-#: own digits "'22'").
 #: "quarter", or the abbreviation "qtr" ("3rd qtr 2023", "the last 4 qtrs").
 QUARTER_WORD = r"(?:quarter|qtr)"
+#: A year: ``FY2022``, ``FY22``, ``fiscal 2022``, a bare ``2022``, ``CY22`` or ``calendar
+#: 2022`` (read as a bare year is), or an apostrophe's ``'22`` / ``’22`` ("sales in '22";
+#: not the decade "'90s", a figure "'22%" or a quote's own digits "'22'").
 YEAR = (
-    rf"(?:\b{FY_PREFIX}\s*'?(?:\d{{4}}|\d{{2}})\b"
+    rf"(?:\b(?:{FY_PREFIX}|cy|calendar(?:\s+year)?)\s*'?(?:\d{{4}}|\d{{2}})\b"
     r"|(?<![\d$.,])(?:19|20)\d{2}(?![\d%]|[.,]\d)"
     r"|(?<![\w'’])['’]\d{2}(?![\d%'’]|[.,]\d|s\b))"
 )
@@ -171,6 +171,9 @@ YEAR_TO_DATE = [
         (r"\bh2\b|\b2h\b|\b(?:second|2nd)[- ]half\b", 4),
     )
 ]
+#: "YTD 2023", "year-to-date": the year so far, which the latest filing of the year reports
+#: (a 10-Q's year-to-date columns, or the annual filing once the year has closed).
+YTD_RE = re.compile(r"\b(?:ytd|year[- ]to[- ]date)\b", re.IGNORECASE)
 #: "quarter ended June 30, 2023": the quarter the date closes (a year end names no quarter).
 QUARTER_END_RE = re.compile(
     r"\b(?:quarter|three[- ]months?|3[- ]months?|six[- ]months?|6[- ]months?|nine[- ]months?|"

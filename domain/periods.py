@@ -5,7 +5,7 @@ Two uses. A value given for a filter (``--fy FY18``, ``--fq Q3``) is read whole 
 Free text (a question, a search query) is scanned by :func:`read_periods`:
 
 - years: ``FY2022``, ``FY22``, ``FY 2022``, ``fiscal 2019``, ``fiscal year 2019``, a bare
-  ``2021`` (not ``$2019`` or ``2019%``), ``in '22``;
+  ``2021`` (not ``$2019`` or ``2019%``), ``in '22``, ``CY22``;
 - a quarter with its year, in any order: ``Q2 FY2024``, ``Q2 of FY2024``, ``2Q24``,
   ``Q2'24``, ``Q22023``, ``FY2023Q1``, ``2023Q2``, ``second quarter of 2023``, ``2nd qtr 2023``,
   ``quarter ended June 30, 2023``, ``quarter ended June 2023``, ``the June 2023 quarter``,
@@ -14,7 +14,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
 - a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), a count of
   the latest ones (``the last four quarters``), and quarterly depth (``each quarter``);
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``, ``1st half``,
-  ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3;
+  ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3; ``YTD``
+  with no quarter -> :attr:`Periods.year_to_date` (the figure is the year-to-date column);
   ``second half`` / ``H2`` -> the FY-level cell (Q4);
 - a fiscal year written across the two calendar years it spans (``FY22/23``,
   ``fiscal 2022/2023``): the year it ends in, as the grid labels fiscal years;
@@ -77,6 +78,7 @@ from domain.period_patterns import (
     TREND_RE,
     YEAR_RE,
     YEAR_TO_DATE,
+    YTD_RE,
 )
 
 MIN_FY, MAX_FY = 1990, 2100
@@ -84,13 +86,16 @@ MIN_FY, MAX_FY = 1990, 2100
 
 @dataclass(frozen=True, order=True)
 class Period:
-    """A fiscal year (``fq is None``) or one fiscal quarter of it."""
+    """A fiscal year (``fq is None``) or one fiscal quarter of it; ``to_date``: the year up
+    to the end of that quarter ("the six months ended June 30": a 10-Q's year-to-date
+    columns), not the quarter alone."""
 
     fy: int
     fq: int | None = None
+    to_date: bool = False
 
     def shifted(self, years: int) -> Period:
-        return Period(self.fy + years, self.fq)
+        return Period(self.fy + years, self.fq, self.to_date)
 
     @property
     def label(self) -> str:
@@ -152,6 +157,10 @@ class Periods:
     last_n_years: int | None = None
     #: "the last four quarters": that many quarters back from the latest one filed.
     last_n_quarters: int | None = None
+    #: Asks for the year so far ("YTD", "H1", "six months ended …", "nine months ended …"):
+    #: a 10-Q's year-to-date columns. With no quarter named ("YTD 2023"), the planner takes
+    #: the latest filing of the year.
+    year_to_date: bool = False
     since_fy: int | None = None
     deep: bool = False
     invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
@@ -360,6 +369,12 @@ def read_periods(text: str) -> Periods:
         found.last_n_years = _count(m.group(1) or m.group(2))
     if m := LAST_N_QUARTERS_RE.search(rest):
         found.last_n_quarters = _count(m.group(1) or m.group(2))
+    first_half = any(
+        (m.group("h") or m.group("h2")) == "1" for m in HALF_WITH_YEAR_RE.finditer(text)
+    )
+    found.year_to_date = bool(
+        YTD_RE.search(text) or _year_to_date_quarters(text) & {2, 3} or first_half
+    )
     found.deep = bool(DEEP_RE.search(rest))
     found.date_quarters = date_quarters(text)
     found.sequential = SEQUENTIAL_RE.search(text) is not None

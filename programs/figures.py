@@ -38,7 +38,7 @@ from citations.markup import (
     render_marker,
 )
 from domain.cells import SliceRef
-from domain.periods import MIN_FY, Period
+from domain.periods import MIN_FY, Period, read_periods
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import inapplicable_verdict, lacking_at_financials
@@ -54,6 +54,23 @@ FactSource = Callable[[SliceRef], Sequence[Fact]]
 def slice_period(ref: SliceRef) -> Period:
     """A 10-K cell (Q4) is its fiscal year; a quarter cell is that quarter."""
     return Period(ref.fy, None if ref.fq == 4 else ref.fq)
+
+
+def asked_period(question: str, ref: SliceRef) -> Period:
+    """The slice's period as the question asks for it: the year to date at a Q2 or Q3 cell
+    when it asks for the year so far ("H1", "nine months ended …", "YTD"). The planner puts
+    such a question in that quarter's cell, whose 10-Q prints the quarter and the year to
+    date side by side: read as the quarter, "the first half of 2023" was PepsiCo's Q2
+    revenue, $22,322 million, not the half's $40,168 million."""
+    period = slice_period(ref)
+    if period.fq in (2, 3) and read_periods(question).year_to_date:
+        return replace(period, to_date=True)
+    return period
+
+
+def period_text(period: Period) -> str:
+    """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
+    return period.label + (" year to date" if period.to_date else "")
 
 
 def _choice(question: str, period: Period) -> FormulaChoice | None:
@@ -137,7 +154,7 @@ class Figures:
         an adjusted measure)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
-        period = slice_period(ref)
+        period = asked_period(question, ref)
         choice = _choice(question, period)
         if choice is None:
             return None
@@ -197,7 +214,7 @@ class Figures:
                 probe_question=f"Which of {', '.join(asked.options)} {asked.predicate} in "
                 f"{slice_period(ref).label}?",
             )
-        title, period = computed.calculation.title, computed.calculation.period.label
+        title, period = computed.calculation.title, period_text(computed.calculation.period)
         return Probe(
             probe_title=f"{title} (from the statements)",
             probe_question=f"What was {lower_first(title)} in {period}?",
@@ -209,7 +226,7 @@ class Figures:
         company's statements lack what it is built on (:mod:`programs.inapplicable`)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
-        period = slice_period(ref)
+        period = asked_period(question, ref)
         choice = _choice(question, period)
         concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
         lacking = lacking_at_financials(concepts, self.sector(ref.ticker))
@@ -226,7 +243,7 @@ class Figures:
         asked = read_choice(drop_instructions(question))
         if asked is None or outside_the_statements(question):
             return None
-        period = slice_period(ref)
+        period = asked_period(question, ref)
         computed: list[Computed] = []
         for candidates in asked.candidates:
             figure = next(
@@ -284,9 +301,8 @@ class Figures:
         marker = render_marker(list(numbers.values()))
         value = computed.value_text
         printed = _printed_as(calculation)
-        sentence = (
-            f"{calculation.title}{printed} in {calculation.period.label} was {value}{marker}."
-        )
+        when = period_text(calculation.period)
+        sentence = f"{calculation.title}{printed} in {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
         verdict = (
             verdict
@@ -302,7 +318,7 @@ class Figures:
         answer = CitedAnswer(body=sentence, references=ReferenceList(footnotes=footnotes))
         figure = Figure(
             title=calculation.title,
-            period=calculation.period.label,
+            period=period_text(calculation.period),
             value=calculation.value,
             unit=calculation.unit,
             text=value,

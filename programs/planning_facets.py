@@ -124,6 +124,7 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         fiscal_quarters=quarters,
         last_n_years=last_n,
         last_n_quarters=pre.last_n_quarters,
+        year_to_date=pre.year_to_date,
         since_fy=since,
         granularity=granularity,
         trend=pre.trend or llm.trend,

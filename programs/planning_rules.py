@@ -10,6 +10,7 @@
    alone (not a first quarter's, whose predecessor is the annual filing); "the last four
    quarters" -> the quarters held alone among the four back from the latest filed (a fourth
    quarter is the annual filing, whose figures are the year's: said, not researched);
+   "YTD 2023" -> the quarter of the year's latest 10-Q, 10-K or earnings release held;
 4. slices = tickers x FY x FQ, de-duplicated, in a stable order;
 5. a cell the grid does not hold never fails a run: the nearest cell that holds the
    company's filings is researched instead (the FY's annual filing for a quarter, else the
@@ -171,6 +172,28 @@ def _years_for(
     return [latest]
 
 
+def _year_to_date_quarter(ticker: str, fy: int, cells: Sequence[GridCell], scope: list[str]) -> int:
+    """The quarter whose filing reports FY ``fy`` so far ("YTD 2023"): the latest 10-Q, 10-K
+    or earnings release of that year the grid holds (the annual filing once the year has
+    closed; a release prints year-to-date columns beside the quarter's), said in a
+    Scope line; Q4 when it holds none, which the nearest-cell rule then stands in for. An
+    earlier year asked beside it is read at the same quarter, as the 10-Q's prior-year
+    year-to-date column prints it."""
+    held = [
+        c.fq
+        for c in cells
+        if c.ticker == ticker
+        and c.fy == fy
+        and (PERIODIC_DOC_TYPES | QUARTER_DOC_TYPES) & set(c.doc_types)
+    ]
+    if not held:
+        return 4
+    fq = max(held)
+    so_far = "the whole year (the annual filing)" if fq == 4 else f"the year to Q{fq}"
+    scope.append(f"{ticker}: year to date FY{fy} is read as {so_far}, its latest filing held")
+    return fq
+
+
 def _recent_quarters(
     ticker: str, n: int, cells: Sequence[GridCell]
 ) -> tuple[list[tuple[int, int]], list[str], list[str]]:
@@ -276,10 +299,15 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             scope += [line for line in lines if line not in scope]
             missing += [label for label in absent if label not in missing]
             continue
+        # "YTD 2023": the year so far, at its latest filing's quarter (no quarter asked).
+        to_date = facets.year_to_date and bool(facets.fiscal_years)
+        to_date = to_date and not facets.fiscal_quarters and not deep
         if facets.fiscal_quarters:
             quarters = sorted(set(facets.fiscal_quarters))
         elif deep:
             quarters = [1, 2, 3, 4]
+        elif to_date:
+            quarters = [_year_to_date_quarter(ticker, max(facets.fiscal_years), cells, scope)]
         else:
             quarters = [4]
         latest = latest_periodic_cell(ticker, cells) if names_no_period(facets) else None
@@ -307,7 +335,9 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             if (ticker, fy, fq) in held:
                 add(ref)
                 continue
-            if (fy, fq) in compared:
+            # An earlier year's year to date is printed beside the later one's, in its filing's
+            # comparative columns: an annual filing standing in would compare a whole year.
+            if (fy, fq) in compared or (to_date and fy < max(years)):
                 note = _absent_prior_reason(ref, facets.sequential)
                 if note not in scope:
                     scope.append(note)

@@ -29,6 +29,9 @@ class Facets(BaseModel):
     last_n_quarters: int | None = Field(
         default=None, description="'the last four quarters' -> 4 (read by rules)"
     )
+    year_to_date: bool = Field(
+        default=False, description="'YTD 2023': the year's latest filing (read by rules)"
+    )
     granularity: Granularity = None
     trend: bool = Field(
         default=False, description="asks how something moved: the prior period is added (rules)"

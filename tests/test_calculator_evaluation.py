@@ -215,6 +215,18 @@ def test_quarter_periods():
     )
 
 
+def test_a_year_to_date_period_reads_the_year_to_date_column_not_the_quarter():
+    q2 = fact("revenue", 2021, 300 * M, duration="quarter", fq=2)
+    h1 = fact("revenue", 2021, 550 * M, duration="ytd", fq=2)
+    h1_last = fact("revenue", 2020, 500 * M, duration="ytd", fq=2)
+    facts = [q2, h1, h1_last]
+    assert calculate("revenue", facts, Period(2021, 2)).value == 300 * M
+    assert calculate("revenue", facts, Period(2021, 2, to_date=True)).value == 550 * M
+    # the year before is read to the same date
+    growth = calculate("revenue / revenue[FY-1] - 1", facts, Period(2021, 2, to_date=True))
+    assert growth.value == pytest.approx(0.1)
+
+
 def test_the_quick_ratio_counts_marketable_securities_and_says_when_none_are_printed():
     without = calculate("quick_ratio", contoso(), FY)
     assert without.notes == ("short-term investments FY2021: none printed, read as 0",)

@@ -260,3 +260,20 @@ def test_code_saying_a_metric_does_not_apply_answers_the_caveat_asking_so(search
     )
     probes = program._generate_probes(caveated, BANK_2022).probes
     assert [p.probe_title for p in probes] == ["Gross margin (does not apply)"]
+
+
+def test_the_first_half_is_the_year_to_date_column_of_the_q2_filing():
+    row = dict(uid="abcdef012346", page_id=8, doc_name="SHOP_2023_Q2_10Q",
+               doc_label="SHOP 10-Q FY2023 Q2", page_index=4, ticker="SHOP", statement="income",
+               fy=2023, fq=2, column="June 30, 2023", unit="USD")  # fmt: skip
+    facts = [
+        Fact(label="Net revenue", concept="revenue", value=22_322e6, duration="quarter", **row),
+        Fact(label="Net revenue", concept="revenue", value=40_168e6, duration="ytd", **row),
+    ]
+    figures = Figures(lambda ref: facts)
+    q2 = SliceRef(ticker="SHOP", fy=2023, fq=2)
+    answer, figure = figures.answer("What was SHOP's revenue in the first half of 2023?", q2)
+    assert answer.body == "Revenue (net revenue) in FY2023Q2 year to date was $40,168 million¹."
+    assert figure.period == "FY2023Q2 year to date"
+    answer, _ = figures.answer("What was SHOP's revenue in Q2 2023?", q2)
+    assert "$22,322 million" in answer.body and "year to date" not in answer.body

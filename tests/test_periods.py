@@ -29,7 +29,7 @@ QUARTER_FORMS = [
 ]  # fmt: skip
 YEAR_FORMS = [
     "FY{fy}", "FY{yy}", "FY {fy}", "FY'{yy}", "fiscal {fy}", "fiscal year {fy}", "{fy}",
-    "'{yy}", "’{yy}",
+    "'{yy}", "’{yy}", "CY{yy}", "calendar {fy}", "calendar year {fy}",
     "as of FY{fy}", "as of {fy}", "the year ended December 31, {fy}",
     "the year ended 12/31/{fy}", "the year ended {fy}-12-31",
     # one fiscal year across the two calendar years it spans: the year it ends in
@@ -171,6 +171,23 @@ COUNTED_QUARTERS = [
 def test_a_count_of_recent_quarters_reads_as_that_many(n, spelled, form, context):
     found = read_periods(context.format(p=form.format(n=NUMBER_NAMES[n] if spelled else n)))
     assert (found.last_n_quarters, found.last_n_years, found.fiscal_quarters) == (n, None, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "to_date", "quarters"),
+    [
+        ("Acme's revenue YTD 2023", True, []), ("year-to-date FY2023 sales", True, []),
+        ("2023 year to date", True, []), ("Q2 2023 year-to-date", True, [2]),
+        ("H1 FY2023", True, [2]), ("1H23", True, [2]), ("the first half of 2023", True, [2]),
+        ("the six months ended June 30, 2023", True, [2]),
+        ("the nine months ended September 30, 2023", True, [3]),
+        # a quarter, a second half (the annual filing) and a year are not the year so far
+        ("Q2 2023", False, [2]), ("H2 2023", False, [4]), ("revenue in 2023", False, []),
+    ],
+)  # fmt: skip
+def test_the_year_so_far_is_read_with_its_quarter_if_named(text, to_date, quarters):
+    found = read_periods(text)
+    assert (found.year_to_date, found.fiscal_quarters) == (to_date, quarters)
 
 
 def test_a_couple_of_years_is_two():

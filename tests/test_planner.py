@@ -202,6 +202,7 @@ def facet_sets(draw) -> Facets:
         fiscal_quarters=draw(st.lists(st.integers(1, 4), max_size=2)),
         last_n_years=draw(st.none() | st.integers(1, 4)),
         last_n_quarters=draw(st.none() | st.integers(1, 6)),
+        year_to_date=draw(st.booleans()),
         granularity=draw(st.sampled_from([None, "FY", "deep"])),
         trend=draw(st.booleans()),
         sequential=draw(st.booleans()),
@@ -224,6 +225,20 @@ def test_plan_properties(grid, facets):
         [1, 2, 3, 4] if facets.granularity == "deep" else [4]
     )
     for ticker in set(facets.tickers):
+        own = [s for s in plan.slices if s.ticker == ticker]
+        to_date = facets.year_to_date and facets.fiscal_years and not facets.fiscal_quarters
+        if to_date and facets.granularity != "deep" and not facets.last_n_quarters:
+            # "YTD": every year at the quarter of the latest year's latest filing (a 10-Q's
+            # year-to-date columns), never an earlier year's annual filing standing in.
+            latest = max(facets.fiscal_years)
+            filed = [
+                c.fq
+                for c in grid
+                if (c.ticker, c.fy) == (ticker, latest) and c.doc_types[0] != "8-K"
+            ]
+            if filed and max(filed) != 4:
+                assert {s.fq for s in own} == {max(filed)}
+            continue
         if facets.last_n_quarters:
             # The last n quarters back from the latest filed: quarters filed alone, or, with
             # none among them, the latest annual filing, said in a Scope line; no prior period.
@@ -473,6 +488,21 @@ def test_the_last_n_quarters_are_the_quarters_filed_alone_back_from_the_latest(c
     assert "MMM: the grid holds no quarterly filing for the last 2 quarters" in " ".join(
         result.user_notes()
     )
+
+
+def test_year_to_date_is_the_years_latest_filing_and_an_earlier_year_its_comparatives(cells):
+    grid = [*cells, GridCell("PEP", "PepsiCo", 2023, 2, ("10-Q",), 10)]
+    result = plan(grid, "What was PepsiCo's revenue YTD 2023?")
+    assert result.labels == ["PEP FY2023 Q2"]
+    assert "PEP: year to date FY2023 is read as the year to Q2" in " ".join(result.user_notes())
+    # the year-ago year to date is printed beside it, not stood in for by a whole year
+    result = plan(grid, "How did PepsiCo's year-to-date 2023 revenue compare with YTD 2022?")
+    assert result.labels == ["PEP FY2023 Q2"]
+    assert "PEP FY2022 Q2 is not in the grid; its figures come from the comparative columns" in (
+        " ".join(result.user_notes())
+    )
+    # a closed year's year to date is the whole year: its annual filing
+    assert plan(cells, "3M's revenue YTD 2022").labels == ["MMM FY2022 Q4"]
 
 
 TWO_YEARS = ["MMM FY2021 Q4", "MMM FY2022 Q4"]
