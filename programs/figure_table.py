@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.renumbering import rewrite_markers
+from domain.cells import SliceRef
 from programs.figures import lower_first
 from programs.verdicts import Point, trend_verdict
 from signatures.composer import TableRow
@@ -240,13 +241,21 @@ def _series(
             if _markers(figure, numbers):
                 key = (ref.ticker, figure.title, figure.unit)
                 series.setdefault(key, {}).setdefault(
-                    figure.period, ((ref.fy, ref.fq or 4), figure)
+                    figure.period, (_position(figure, ref), figure)
                 )
     return [
         (ticker, [figure for _, figure in sorted(points.values(), key=lambda p: p[0])])
         for (ticker, _, _), points in series.items()
         if len(points) > 1
     ]
+
+
+def _position(figure: Figure, ref: SliceRef) -> tuple[int, int]:
+    """Where ``figure`` stands in time: its own period ("FY2021" read from FY2022's
+    comparative columns stands before FY2022's figure of the same slice), else its slice's."""
+    if m := re.match(r"FY(\d{4})(?:Q([1-4]))?", figure.period):
+        return int(m.group(1)), int(m.group(2) or 4)
+    return ref.fy, ref.fq or 4
 
 
 def _pair_markers(before: Figure, after: Figure, numbers: dict[str, int]) -> str:

@@ -291,11 +291,36 @@ class Figures:
             return _choice_answer(*chosen) if chosen is not None else None
         return self._answer(question, ref, computed)
 
+    def year_ago(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
+        """The year before's figure as this slice's filing prints it beside its own, when the
+        question compares with that year and the year-ago slice cannot give it (the grid
+        lacks the cell, or its statements do not hold the figure). Asked "How did American
+        Express's revenue in FY2022 compare with the prior year?", the plan could only say
+        FY2021 is not in the grid, though the FY2022 10-K prints FY2021's revenue beside
+        FY2022's: both figures, and code's change between them, are the answer."""
+        computed = self.compute(question, ref)
+        asked = read_periods(question)
+        compares = asked.trend or ref.fy - 1 in asked.fiscal_years
+        if computed is None or asked.sequential or not compares:
+            return None
+        if any(r.period.absolute or r.period.offset for r in _inputs(computed.choice)):
+            return None  # the figure is a change or a fixed-years figure already
+        if self.compute(question, SliceRef(ticker=ref.ticker, fy=ref.fy - 1, fq=ref.fq)):
+            return None  # the year-ago slice gives it from its own filing
+        choice = computed.choice
+        earlier = self._calculated(replace(choice, period=choice.period.shifted(-1)), ref)
+        return self._answer(question, ref, earlier, judged=False) if earlier else None
+
     def _answer(
-        self, question: str, ref: SliceRef, computed: Computed, verdict: str | None = None
+        self,
+        question: str,
+        ref: SliceRef,
+        computed: Computed,
+        verdict: str | None = None,
+        judged: bool = True,
     ) -> tuple[CitedAnswer, Figure]:
-        """``computed``'s cited sentence and figure, after code's verdict (``verdict``, or a
-        benchmark's or a change's that the figure settles)."""
+        """``computed``'s cited sentence and figure, after code's verdict (``verdict``, or,
+        when ``judged``, a benchmark's or a change's that the figure settles)."""
         calculation = computed.calculation
         numbers = {uid: n for n, uid in enumerate(calculation.citations, 1)}
         marker = render_marker(list(numbers.values()))
@@ -304,10 +329,12 @@ class Figures:
         when = period_text(calculation.period)
         sentence = f"{calculation.title}{printed} in {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
-        verdict = (
-            verdict
-            or benchmark_verdict(question, calculation.title, calculation.value, value)
-            or change_verdict(question, calculation.title, calculation.value, value, sector)
+        verdict = verdict or (
+            judged
+            and (
+                benchmark_verdict(question, calculation.title, calculation.value, value)
+                or change_verdict(question, calculation.title, calculation.value, value, sector)
+            )
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             sentence = f"{verdict}{marker}. {sentence}"

@@ -37,6 +37,7 @@ from programs.figures import Figures, figure_observation, slice_period
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.round_checks import check_draft
+from programs.synthesiser import merge_parts
 from retrieval.search.hybrid import Hit
 from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.search.query import follow_up_query
@@ -364,14 +365,20 @@ class ProbeLoop:
         if computed is None:
             return None
         answer, figure = computed
-        pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(figure.uids)}
+        figures = [figure]
+        if (earlier := self.figures.year_ago(question, slice)) is not None:
+            # The year before, from this filing's comparative columns, stated first.
+            answer, _ = merge_parts([earlier[0], answer])
+            figures.append(earlier[1])
+        uids = [uid for f in figures for uid in f.uids]
+        pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(uids)}
         result = ProbeAnswer(
             index=index,
             probe_title=probe.probe_title,
             probe_question=probe.probe_question,
             answer=answer,
             rounds=0,
-            figures=[figure],
+            figures=figures,
         )
         record = {
             "index": index,
@@ -382,9 +389,10 @@ class ProbeLoop:
             "reason": "",
             "rounds": [],
             "figure": figure.model_dump(),
+            "year_ago_figure": figures[1].model_dump() if len(figures) > 1 else None,
             "fabricated_citations": 0,
             "searches": 0,
-            "citations": list(figure.uids),
+            "citations": uids,
         }
         return ProbeOutcome(answer=result, pages=pages, record=record)
 

@@ -277,3 +277,20 @@ def test_the_first_half_is_the_year_to_date_column_of_the_q2_filing():
     assert figure.period == "FY2023Q2 year to date"
     answer, _ = figures.answer("What was SHOP's revenue in Q2 2023?", q2)
     assert "$22,322 million" in answer.body and "year to date" not in answer.body
+
+
+def test_the_year_before_is_read_from_the_filing_when_its_own_cell_cannot_give_it(figures):
+    # The sample grid's first 3M filing is FY2018's; its cash-flow statement prints FY2017.
+    compared = "How did 3M's capital expenditure in FY2018 compare with the prior year?"
+    answer, figure = figures.year_ago(compared, MMM_2018)
+    assert figure.period == "FY2017" and figure.title == "Capital expenditure"
+    assert answer.body.startswith("Capital expenditure") and "in FY2017 was $1,373 million¹" in (
+        answer.body
+    )
+    assert not figure.verdict  # the year before is a figure, not an answer
+    # none when the year-ago cell gives it itself, when nothing is compared, or when the
+    # figure is a change already
+    mmm_2019 = SliceRef(ticker="MMM", fy=2019, fq=4)
+    assert figures.year_ago(compared.replace("FY2018", "FY2019"), mmm_2019) is None
+    assert figures.year_ago("What was 3M's capital expenditure in FY2018?", MMM_2018) is None
+    assert figures.year_ago("What was 3M's revenue growth in FY2018?", MMM_2018) is None

@@ -503,3 +503,19 @@ def test_an_unsettled_draft_is_a_finding_under_its_dagger_not_the_answer(searche
     assert "¹" not in answer
     assert "#### Probe 1: The question" in findings and f"¹.{DAGGER}" in findings
     assert "† Evidence incomplete for MMM FY2022 Q4" in findings
+
+
+def test_a_comparison_with_a_year_the_grid_lacks_reads_it_from_the_later_filing(searcher):
+    # FY2017 is not in the sample grid; 3M's FY2018 10-K prints it beside FY2018.
+    _, _, pred = run(
+        searcher,
+        question="How did 3M's capital expenditure in FY2018 compare with the prior year?",
+        settings=ResearchSettings(max_probes=1),
+    )
+    answer = pred.report.split("**Sources**")[0]
+    assert "went from $1,373 million in FY2017 to $1,577 million in FY2018, up $204 million" in (
+        answer
+    )
+    assert "Not in the grid, so not researched: MMM FY2017 Q4." in pred.report
+    probe = pred.record["slices"][0]["probes"][0]
+    assert probe["year_ago_figure"]["period"] == "FY2017"
