@@ -48,6 +48,7 @@ from programs.figure_table import (
     figure_sentences,
     figure_verdicts,
     formula_notes,
+    read_from_later_filings,
     series_lines,
     slice_figures,
     trend_verdicts,
@@ -340,7 +341,7 @@ def _with_notes(report: CitedAnswer, plan: ResearchPlan, slices: Sequence[SliceR
     formulas = formula_notes(slices, report.references)
     if formulas:
         markdown += f"\n\n{FORMULAS_HEADING}\n\n" + "\n".join(f"- {f}" for f in formulas)
-    notes = plan.user_notes() + unused_flag_notes(report, slices)
+    notes = read_from_later_filings(plan, slices).user_notes() + unused_flag_notes(report, slices)
     if notes:
         markdown += f"\n\n{SCOPE_HEADING}\n\n" + "\n".join(f"- {n}" for n in notes)
     return markdown

@@ -18,6 +18,7 @@ from domain.cells import SliceRef
 from programs.figures import lower_first
 from programs.verdicts import Point, trend_verdict
 from signatures.composer import TableRow
+from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
 
 
@@ -296,3 +297,30 @@ def figure_comparisons(slices: Sequence[SliceReport], numbers: dict[str, int]) -
         marks = sorted({numbers[u] for u in [*fa.uids, *fb.uids] if u in numbers})
         sentences.append(comparison_sentence((a, fa), (b, fb), render_marker(marks)))
     return sentences
+
+
+def read_from_later_filings(plan: ResearchPlan, slices: Sequence[SliceReport]) -> ResearchPlan:
+    """``plan`` with each cell it lists as not in the grid, whose figure a later slice read
+    from its own filing's comparative columns, said so in Scope instead: "Not in the grid,
+    so not researched: AXP FY2021 Q4" beside an answer stating FY2021's revenue read as if
+    the figure came from nowhere."""
+    read: dict[str, str] = {}
+    for report in slices:
+        for figure in slice_figures(report):
+            fy, fq = _position(figure, report.slice)
+            label = SliceRef(ticker=report.slice.ticker, fy=fy, fq=fq).label
+            if label in plan.missing and label != report.slice.label:
+                read.setdefault(label, report.slice.label)
+    if not read:
+        return plan
+    lines = [
+        f"{label} is not in the grid; its figures are read from {later}'s filing, which "
+        "reports them beside its own"
+        for label, later in read.items()
+    ]
+    return plan.model_copy(
+        update={
+            "missing": [m for m in plan.missing if m not in read],
+            "scope": [*plan.scope, *lines],
+        }
+    )

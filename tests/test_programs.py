@@ -516,6 +516,10 @@ def test_a_comparison_with_a_year_the_grid_lacks_reads_it_from_the_later_filing(
     assert "went from $1,373 million in FY2017 to $1,577 million in FY2018, up $204 million" in (
         answer
     )
-    assert "Not in the grid, so not researched: MMM FY2017 Q4." in pred.report
+    assert "Not in the grid" not in pred.report  # the year is read, from FY2018's filing
+    assert (
+        "MMM FY2017 Q4 is not in the grid; its figures are read from MMM FY2018 Q4's filing, "
+        "which reports them beside its own"
+    ) in pred.report
     probe = pred.record["slices"][0]["probes"][0]
     assert probe["year_ago_figure"]["period"] == "FY2017"
