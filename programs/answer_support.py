@@ -3,13 +3,14 @@
 A researched probe that its reviewer closed as insufficient evidence (or that was still
 unsatisfied after its last round) keeps its draft among the findings, under a dagger: the
 reader sees what was tried and that it is not settled. Its sentences do not make the
-answer. On the train split, every report whose answer stood on such a draft alone was wrong
-(Boeing's production-rate forecast read as "a production rate change of 5 per month",
-Boeing's primary customers as "Middle East and Asia Pacific customers", Ulta's Q4 share of
-buybacks as the year's $900 million), while the same reports' statement figures, cited to
-their own pages, were right where the question asked for them. So a sentence of the answer
-whose every citation is a page only such probes cited is withheld from the answer; figures
-code computed, and the pages an accepted probe cited, stand.
+answer. On the train split, four of the five reports whose answer stood on such a draft
+alone were wrong (Boeing's production-rate forecast read as "a production rate change of 5
+per month", Boeing's primary customers as "Middle East and Asia Pacific customers", Ulta's
+Q4 share of buybacks as the year's $900 million), and the fifth gave two restructuring
+costs where the question asked what the liability is made of; statement figures in the same
+reports, cited to their own pages, were right. So a sentence of the answer whose every
+citation is a page only such probes cited is withheld from the answer; figures code
+computed, and the pages an accepted probe cited, stand.
 """
 
 from __future__ import annotations
