@@ -263,6 +263,21 @@ def _prior_period(
     return (fy, fq - 1), None
 
 
+def _drop_unmatched_priors(
+    ticker: str, compared: set[tuple[int, int]], sequential: bool, slices: list[SliceRef]
+) -> None:
+    """Leave out of ``slices`` a prior period whose period asked was stood in for by another
+    cell: beside FY2022 Q2 researched for a missing FY2023 Q1, FY2022 Q1 would compare two
+    other quarters. A prior that is all the company has stays (it is then no comparison)."""
+    held = {(s.fy, s.fq) for s in slices if s.ticker == ticker}
+    for fy, fq in sorted(compared):
+        later = (fy, fq + 1) if sequential else (fy + 1, fq)
+        prior = SliceRef(ticker=ticker, fy=fy, fq=fq)
+        if later not in held and prior in slices and len(held) > 1:
+            slices.remove(prior)
+            held.discard((fy, fq))
+
+
 def _absent_prior_reason(ref: SliceRef, sequential: bool) -> str:
     """The Scope line for a prior period the grid lacks: a year-ago period is printed in the
     later filing's comparative columns; the quarter before is printed in no later filing."""
@@ -356,6 +371,7 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             if reason not in scope:
                 scope.append(reason)
             add(used)
+        _drop_unmatched_priors(ticker, compared, facets.sequential, slices)
         own = [s for s in slices if s.ticker == ticker]
         if any((s.fy, s.fq) not in compared for s in own):  # else the prior is all there is
             added_for_trend += [s for s in own if (s.fy, s.fq) in compared]

@@ -582,3 +582,13 @@ def test_a_peer_name_the_map_lacks_is_in_the_plan_unless_the_model_maps_it(cells
         tickers_for={"Coke": "KO"},
     )
     assert sorted(mapped.labels) == ["KO FY2020 Q4", "PEP FY2020 Q4"] and mapped.unknown == []
+
+
+def test_a_prior_period_is_not_kept_beside_a_stand_in_for_the_period_asked():
+    # FY2023 Q1 is missing and FY2022 Q2 stands in: FY2022 Q1 beside it would compare two
+    # other quarters, not the year-over-year move asked.
+    grid = [GridCell("AAA", "AAA Inc", 2022, q, ("10-Q",), 10) for q in (1, 2)]
+    facets = Facets(tickers=["AAA"], fiscal_years=[2023], fiscal_quarters=[1], trend=True)
+    result = plan_slices(facets, grid)
+    assert [s.label for s in result.slices] == ["AAA FY2022 Q2"] and result.compared == []
+    assert "AAA FY2023 Q1 is not in the grid; researched AAA FY2022 Q2" in result.scope[0]
