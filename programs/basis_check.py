@@ -30,13 +30,13 @@ def drop_unsupported_sequential(
     """``answer`` without the sentences that state a figure as a sequential comparison where
     none of their cited pages (``page_texts``: text by page uid) speaks of one, and how many
     were removed."""
-    uid_of = {f.number: f.citation.uid for f in answer.references.footnotes}
+    cited_by = answer.references.by_number()
     wrong = []
     for sentence in split_sentences(answer.body):
         words = MARKER_RE.sub(" ", sentence.text)  # "QoQ¹": a superscript is a word character
         if not (SEQUENTIAL_RE.search(words) and extract_numbers(words)):
             continue
-        cited = [page_texts.get(uid_of.get(n, ""), "") for n in sentence.markers]
+        cited = [page_texts.get(cited_by[n].uid, "") for n in sentence.markers if n in cited_by]
         if not any(SEQUENTIAL_RE.search(text) for text in cited):
             wrong.append(sentence)
     if not wrong:

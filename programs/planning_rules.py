@@ -315,8 +315,9 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             missing += [label for label in absent if label not in missing]
             continue
         # "YTD 2023": the year so far, at its latest filing's quarter (no quarter asked).
-        to_date = facets.year_to_date and bool(facets.fiscal_years)
-        to_date = to_date and not facets.fiscal_quarters and not deep
+        to_date = bool(
+            facets.year_to_date and facets.fiscal_years and not facets.fiscal_quarters and not deep
+        )
         if facets.fiscal_quarters:
             quarters = sorted(set(facets.fiscal_quarters))
         elif deep:
