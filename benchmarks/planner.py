@@ -60,7 +60,7 @@ def period_form(question: str) -> str:
         return "quarter"
     if found.date_quarters:
         return "date"
-    if found.last_n_years or found.last_n_quarters or found.since_fy:
+    if found.last_n_years or found.last_n_quarters or found.since_fy or found.years_back:
         return "relative"
     if len(found.fiscal_years) > 1:
         return "range"

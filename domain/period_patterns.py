@@ -66,6 +66,12 @@ LAST_N_QUARTERS_RE = re.compile(
     rf"(?:fiscal\s+)?{QUARTER_WORD}s\b",
     re.IGNORECASE,
 )
+#: "last quarter", "the latest quarter", "the most recent fiscal quarter": the latest one
+#: filed, a run of one (not "the last quarter of 2022", its fourth).
+LATEST_QUARTER_RE = re.compile(
+    rf"\b(?:last|latest|most\s+recent)\s+(?:fiscal\s+)?{QUARTER_WORD}\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
 DEEP_RE = re.compile(
     r"\b(?:quarterly|quarter[- ]by[- ]quarter|each\s+quarter|every\s+quarter|by\s+quarter|"
     r"per\s+quarter|all\s+(?:four\s+)?quarters|deep[- ]dive|in\s+depth)\b",
@@ -113,13 +119,16 @@ NUMBER_WORDS = {
 }  # fmt: skip
 ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+    "last": 4, "final": 4,
 }  # fmt: skip
 
 
 # -- a quarter written with its year ----------------------------------------------------
 Y4 = r"(?:19|20)\d{2}"
 YY = rf"(?:{Y4}|\d{{2}})"
-ORDINAL = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
+#: With its year, "the last quarter of 2022" is the fourth ("last quarter" alone is the
+#: latest filed: :data:`LATEST_QUARTER_RE`).
+ORDINAL = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th|last|final)"
 #: Each pattern names the quarter ``q`` (or ``ord``) and the year ``y``; the first that
 #: matches a span wins, and the span is blanked before years and quarters are read alone.
 QUARTER_WITH_YEAR = [
@@ -152,8 +161,12 @@ MONTH_QUARTER = [
     )
 ]
 # -- year-to-date and half-year periods: a 10-Q's year-to-date columns ------------------
+#: A half with its year ("H1 2023", "1H23"), or the months to date as European filers write
+#: them ("6M 2023", "9M23"; not "$9M", a figure, nor "3M", a company).
 HALF_WITH_YEAR_RE = re.compile(
-    rf"\b(?:h(?P<h>[12])|(?P<h2>[12])h)\s*(?:{FY_PREFIX}\s*)?[-']?\s*(?P<y>{YY})\b", re.IGNORECASE
+    rf"(?<![$\d.,])\b(?:h(?P<h>[12])|(?P<h2>[12])h|(?P<months>[69])m)\s*(?:{FY_PREFIX}\s*)?[-']?\s*"
+    rf"(?P<y>{YY})\b",
+    re.IGNORECASE,
 )
 #: (pattern, quarter cell): H1 and the first six months are reported in the Q2 10-Q, nine
 #: months in the Q3 10-Q, the second half only in the annual filing.
@@ -168,9 +181,18 @@ YEAR_TO_DATE = [
         (r"\bfirst\s+(?:six|6)[- ]months?\b", 2),
         (r"\b(?:first\s+)?(?:nine|9)[- ]months?\b(?=\s+(?:ended|ending|of|to)|\s*$)", 3),
         (r"\bfirst\s+(?:nine|9)[- ]months?\b", 3),
+        (r"\bfirst\s+(?:two|2)\s+(?:fiscal\s+)?(?:quarters|qtrs)\b", 2),
+        (r"\bfirst\s+(?:three|3)\s+(?:fiscal\s+)?(?:quarters|qtrs)\b", 3),
         (r"\bh2\b|\b2h\b|\b(?:second|2nd)[- ]half\b", 4),
     )
 ]
+#: "TTM", "LTM", "the trailing twelve months", "the last 12 months": the twelve months to the
+#: latest quarter filed (not "the twelve months ended December 31, 2022", a fiscal year).
+TRAILING_RE = re.compile(
+    r"\b(?:ttm|ltm|(?:trailing|last|past|previous)\s+(?:twelve|12)[- ]months?)\b"
+    r"(?!\s+(?:ended|ending))",
+    re.IGNORECASE,
+)
 #: "YTD 2023", "year-to-date": the year so far, which the latest filing of the year reports
 #: (a 10-Q's year-to-date columns, or the annual filing once the year has closed).
 YTD_RE = re.compile(r"\b(?:ytd|year[- ]to[- ]date)\b", re.IGNORECASE)
@@ -191,7 +213,9 @@ TREND_RE = re.compile(
     r"ris(?:e|es|en|ing)|rose|f(?:all|alls|ell|allen|alling)|drop(?:s|ped|ping)?|"
     r"weaken(?:s|ed|ing)?|strengthen(?:s|ed|ing)?|(?:go|goes|went|gone)\s+(?:up|down)|"
     r"(?:compared?|relative)\s+(?:with|to)\s+(?:the\s+)?(?:prior|previous|preceding|last)\s+"
-    r"(?:fiscal\s+)?year)\b",
+    r"(?:fiscal\s+)?year|"
+    r"same\s+(?:quarter|period)\s+(?:of\s+)?(?:last|the\s+(?:prior|previous))\s+year|"
+    r"(?:year[- ]ago|prior[- ]year)\s+(?:quarter|period))\b",
     re.IGNORECASE,
 )
 
@@ -201,10 +225,28 @@ RECENT_YEARS_RE = re.compile(
     re.IGNORECASE,
 )
 #: A quarter compared with the quarter before it, not with the year-ago quarter:
-#: "quarter over quarter", "QoQ", "sequential growth", "compared with the previous quarter".
-#: ("the prior-year quarter" and "last quarter", the latest one, are not this.)
+#: "quarter over quarter", "QoQ", "sequential growth", "compared with the previous quarter",
+#: "up from last quarter". ("The prior-year quarter" and "last quarter" alone, the latest
+#: one, are not this.)
 SEQUENTIAL_RE = re.compile(
     r"\b(?:quarter[- ]over[- ]quarter|qoq|q/q|sequential(?:ly)?|"
-    r"(?:prior|previous|preceding)\s+(?:fiscal\s+)?quarter(?:'s)?|quarter\s+before)\b",
+    r"(?:prior|previous|preceding)\s+(?:fiscal\s+)?quarter(?:'s)?|quarter\s+before|"
+    r"(?:versus|vs\.?|than|from|since|against|(?:compared?|relative)\s+(?:with|to))\s+"
+    r"(?:the\s+)?last\s+quarter)\b",
+    re.IGNORECASE,
+)
+#: A year counted back from the latest one filed (group ``n``: "two years ago"; none: the
+#: latest itself, or ``before`` for the one before it). "Last year" and "the most recent
+#: fiscal year" name the latest; "the year before last" the one before; "N years ago" counts
+#: "a year ago" as the latest. Not a count of years ("the last three years":
+#: :data:`LAST_N_RE`), not "the prior year" (the year before a year the question names:
+#: :data:`PRIOR_RE`), and not "this year", which may be the year in progress that only
+#: quarterly filings report (a question naming no period gets the latest filing).
+YEARS_BACK_RE = re.compile(
+    r"\b(?P<before>(?:fiscal\s+)?year\s+before\s+last)\b"
+    r"|\b(?:(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a)\s+(?:fiscal\s+)?"
+    r"years?\s+ago)\b"
+    r"|\b(?:last|latest|most\s+recent)\s+(?:(?:full|complete(?:d)?)\s+)?"
+    r"(?:fiscal\s+|financial\s+)?year\b(?![-\s]*(?:end\b|to[-\s]+date))",
     re.IGNORECASE,
 )

@@ -12,13 +12,18 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   ``the September quarter of 2022`` (the calendar quarter the date or month closes), a
   date written in figures too (``quarter ended 6/30/2023``, ``2023-06-30``);
 - a quarter alone (``Q3``, ``third quarter``), a run of them (``Q1-Q3 2023``), a count of
-  the latest ones (``the last four quarters``), and quarterly depth (``each quarter``);
+  the latest ones (``the last four quarters``; ``last quarter`` is a run of one), and
+  quarterly depth (``each quarter``);
 - year-to-date periods, which a 10-Q reports: ``H1``, ``1H23``, ``first half``, ``1st half``,
-  ``half-year``, ``six months ended`` -> the Q2 cell; ``nine months ended`` -> Q3; ``YTD``
+  ``half-year``, ``six months ended``, ``6M23``, ``the first two quarters`` -> the Q2 cell;
+  ``nine months ended``, ``9M 2023``, ``the first three quarters`` -> Q3; ``YTD``
   with no quarter -> :attr:`Periods.year_to_date` (the figure is the year-to-date column);
   ``second half`` / ``H2`` -> the FY-level cell (Q4);
 - a fiscal year written across the two calendar years it spans (``FY22/23``,
   ``fiscal 2022/2023``): the year it ends in, as the grid labels fiscal years;
+- a year counted back from the latest one filed: ``last year``, ``the most recent fiscal
+  year`` (the latest), ``the year before last``, ``three years ago``; and the trailing
+  twelve months (``TTM``, ``LTM``, ``the last 12 months``): :attr:`Periods.trailing`;
 - ranges (``FY2019-FY2021``, ``2019 through 2021``, ``between 2019 and 2021``),
   ``since 2019``, ``the prior year``, ``past three years``, ``the two most recent fiscal
   years``, ``the last couple of years``;
@@ -57,6 +62,7 @@ from domain.period_patterns import (
     HALF_WITH_YEAR_RE,
     LAST_N_QUARTERS_RE,
     LAST_N_RE,
+    LATEST_QUARTER_RE,
     MONTH_NAMES,
     MONTH_QUARTER,
     MONTHS,
@@ -75,9 +81,11 @@ from domain.period_patterns import (
     SEQUENTIAL_RE,
     SINCE_RE,
     SPLIT_YEAR_RE,
+    TRAILING_RE,
     TREND_RE,
     YEAR_RE,
     YEAR_TO_DATE,
+    YEARS_BACK_RE,
     YTD_RE,
 )
 
@@ -157,6 +165,11 @@ class Periods:
     last_n_years: int | None = None
     #: "the last four quarters": that many quarters back from the latest one filed.
     last_n_quarters: int | None = None
+    #: "last year" 0, "the year before last" 1, "three years ago" 2: fiscal years counted
+    #: back from the latest the filings report (the planner's anchor, not the calendar's).
+    years_back: list[int] = field(default_factory=list)
+    #: "TTM", "the last twelve months": the twelve months to the latest quarter filed.
+    trailing: bool = False
     #: Asks for the year so far ("YTD", "H1", "six months ended …", "nine months ended …"):
     #: a 10-Q's year-to-date columns. With no quarter named ("YTD 2023"), the planner takes
     #: the latest filing of the year.
@@ -236,6 +249,14 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
+def _to_date_quarter(m: re.Match[str]) -> int:
+    """The quarter whose filing reports a :data:`HALF_WITH_YEAR_RE` match: the first half
+    and six months in Q2's, nine months in Q3's, the second half in the annual filing's."""
+    if months := m.group("months"):
+        return int(months) // 3
+    return 2 if (m.group("h") or m.group("h2")) == "1" else 4
+
+
 def _quarters_with_years(text: str) -> tuple[list[tuple[int, int]], str]:
     """``(fy, fq)`` pairs written together, and ``text`` with their spans blanked."""
     cells: list[tuple[int, int]] = []
@@ -251,8 +272,7 @@ def _quarters_with_years(text: str) -> tuple[list[tuple[int, int]], str]:
             cells.append((int(m.group("y")), (month - 1) // 3 + 1))
             text = _blank(text, m.start(), m.end())
     for m in HALF_WITH_YEAR_RE.finditer(text):
-        half = int(m.group("h") or m.group("h2"))
-        cells.append((_year_value(m.group("y")), 2 if half == 1 else 4))
+        cells.append((_year_value(m.group("y")), _to_date_quarter(m)))
         text = _blank(text, m.start(), m.end())
     for m in DATE_RE.finditer(text):
         if QUARTER_END_RE.search(text[: m.start()]) or AS_OF_END_RE.search(text[: m.start()]):
@@ -284,6 +304,20 @@ def _years(text: str) -> set[int]:
         if not any(s <= m.start() < e for s, e in spans):
             years.add(_year_value(m.group()))
     return years
+
+
+def _years_back(text: str) -> list[int]:
+    """The years ``text`` names by counting back from the latest filed (see
+    :attr:`Periods.years_back`), sorted."""
+    backs = set()
+    for m in YEARS_BACK_RE.finditer(text):
+        if m.group("before"):
+            backs.add(1)
+        elif count := m.group("n"):
+            backs.add(0 if count.lower() == "a" else max(_count(count) - 1, 0))
+        else:
+            backs.add(0)
+    return sorted(backs)
 
 
 def _as_of_year(text: str) -> int | None:
@@ -369,11 +403,13 @@ def read_periods(text: str) -> Periods:
         found.last_n_years = _count(m.group(1) or m.group(2))
     if m := LAST_N_QUARTERS_RE.search(rest):
         found.last_n_quarters = _count(m.group(1) or m.group(2))
-    first_half = any(
-        (m.group("h") or m.group("h2")) == "1" for m in HALF_WITH_YEAR_RE.finditer(text)
-    )
+    elif not quarters and not SEQUENTIAL_RE.search(text) and LATEST_QUARTER_RE.search(rest):
+        found.last_n_quarters = 1
+    found.years_back = _years_back(rest)
+    found.trailing = TRAILING_RE.search(rest) is not None
+    to_date = any(_to_date_quarter(m) in (2, 3) for m in HALF_WITH_YEAR_RE.finditer(text))
     found.year_to_date = bool(
-        YTD_RE.search(text) or _year_to_date_quarters(text) & {2, 3} or first_half
+        YTD_RE.search(text) or _year_to_date_quarters(text) & {2, 3} or to_date
     )
     found.deep = bool(DEEP_RE.search(rest))
     found.date_quarters = date_quarters(text)

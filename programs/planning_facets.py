@@ -40,7 +40,14 @@ class PrePass(Periods):
 
     @property
     def found_period(self) -> bool:
-        return bool(self.fiscal_years or self.last_n_years or self.last_n_quarters or self.since_fy)
+        return bool(
+            self.fiscal_years
+            or self.last_n_years
+            or self.last_n_quarters
+            or self.since_fy
+            or self.years_back
+            or self.trailing
+        )
 
 
 #: What a plan says of a peer name no map or grid knows ("Adidas is not a company …").
@@ -124,6 +131,8 @@ def merge_facets(pre: PrePass, llm: Facets | None, question: str | None = None) 
         fiscal_quarters=quarters,
         last_n_years=last_n,
         last_n_quarters=pre.last_n_quarters,
+        years_back=pre.years_back if not years else [],
+        trailing=pre.trailing,
         year_to_date=pre.year_to_date,
         since_fy=since,
         granularity=granularity,

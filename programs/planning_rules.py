@@ -26,35 +26,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
+from programs.latest_periods import (
+    counted_back,
+    full_fys,
+    latest_full_fy,
+    latest_periodic_cell,
+    position,
+    recent_quarters,
+    trailing_year,
+    year_to_date_quarter,
+)
 from retrieval.coverage import one_line_sample
 from retrieval.store import GridCell
 from signatures.planner import Facets
-
-ANNUAL_DOC_TYPES = frozenset({"10-K", "ANNUAL REPORT"})
-#: Filings that report a whole period's statements; an earnings release or an 8-K reports
-#: part of one, so it is never the period a question naming none is answered for.
-PERIODIC_DOC_TYPES = ANNUAL_DOC_TYPES | {"10-Q"}
-#: Filings that report a quarter's figures: "the last four quarters" researches these.
-QUARTER_DOC_TYPES = frozenset({"10-Q", "EARNINGS"})
-
-
-def latest_full_fy(ticker: str, cells: Sequence[GridCell]) -> int | None:
-    """The latest FY with an annual filing (10-K) for ``ticker``; else its latest FY at all."""
-    own = [c for c in cells if c.ticker == ticker]
-    annual = [c.fy for c in own if c.fq == 4 and ANNUAL_DOC_TYPES & set(c.doc_types)]
-    if annual:
-        return max(annual)
-    return max((c.fy for c in own), default=None)
-
-
-def latest_periodic_cell(ticker: str, cells: Sequence[GridCell]) -> GridCell | None:
-    """The latest cell of ``ticker`` holding a 10-K or 10-Q; else its latest full FY's."""
-    own = [c for c in cells if c.ticker == ticker and PERIODIC_DOC_TYPES & set(c.doc_types)]
-    if own:
-        return max(own, key=lambda c: _position(c.fy, c.fq))
-    fy = latest_full_fy(ticker, cells)
-    held = [c for c in cells if c.ticker == ticker and c.fy == fy]
-    return max(held, key=lambda c: c.fq, default=None)
 
 
 def names_no_period(facets: Facets) -> bool:
@@ -64,16 +48,11 @@ def names_no_period(facets: Facets) -> bool:
         or facets.fiscal_quarters
         or facets.last_n_years
         or facets.last_n_quarters
+        or facets.years_back
+        or facets.trailing
         or facets.since_fy is not None
         or facets.granularity == "deep"
     )
-
-
-def full_fys(ticker: str, cells: Sequence[GridCell]) -> list[int]:
-    """FYs with an annual filing for ``ticker``, newest first."""
-    own = {c.fy for c in cells if c.ticker == ticker and c.fq == 4}
-    own |= {c.fy for c in cells if c.ticker == ticker and ANNUAL_DOC_TYPES & set(c.doc_types)}
-    return sorted(own, reverse=True)
 
 
 @dataclass
@@ -90,10 +69,6 @@ class SlicePlan:
     notes: list[str]
     scope: list[str] = field(default_factory=list)
     compared: list[SliceRef] = field(default_factory=list)
-
-
-def _position(fy: int, fq: int) -> int:
-    return fy * 4 + fq
 
 
 #: How far a stand-in may be from the cell asked for: two fiscal years, in quarters. Past
@@ -116,13 +91,13 @@ def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> Gr
         annual = [c for c in own if c.fy == fy and c.fq == 4]
         if annual:
             return annual[0]
-    target = _position(fy, fq)
-    near = [c for c in own if abs(_position(c.fy, c.fq) - target) <= MAX_STAND_IN_DISTANCE]
+    target = position(fy, fq)
+    near = [c for c in own if abs(position(c.fy, c.fq) - target) <= MAX_STAND_IN_DISTANCE]
     pool = [c for c in near if c.fq == 4] if fq == 4 else []
     pool = pool or near  # an FY with no annual filing near: the nearest quarter held
     if not pool:
         return None
-    return min(pool, key=lambda c: (abs(_position(c.fy, c.fq) - target), -_position(c.fy, c.fq)))
+    return min(pool, key=lambda c: (abs(position(c.fy, c.fq) - target), -position(c.fy, c.fq)))
 
 
 def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
@@ -149,12 +124,21 @@ def _years_for(
         return sorted(held_since) or [facets.since_fy]
     if facets.fiscal_years:
         return sorted(set(facets.fiscal_years))
+    if facets.years_back:
+        return counted_back(ticker, facets.years_back, cells, scope)
+    if facets.trailing:
+        return trailing_year(ticker, cells, scope)
     if facets.last_n_years:
         years = sorted(full_fys(ticker, cells)[: facets.last_n_years])
         if len(years) < facets.last_n_years:
             scope.append(
                 f"{ticker}: the grid holds {len(years)} full fiscal year(s), "
                 f"not the {facets.last_n_years} asked for"
+            )
+        elif years:  # each company's own latest years, which may differ between companies
+            scope.append(
+                f"{ticker}: the last {len(years)} fiscal years the grid holds: "
+                + ", ".join(f"FY{y}" for y in years)
             )
         return years
     if facets.fiscal_quarters and not deep:
@@ -170,74 +154,6 @@ def _years_for(
         return []
     scope.append(f"{ticker}: no fiscal year given, so FY{latest} was used")
     return [latest]
-
-
-def _year_to_date_quarter(ticker: str, fy: int, cells: Sequence[GridCell], scope: list[str]) -> int:
-    """The quarter whose filing reports FY ``fy`` so far ("YTD 2023"): the latest 10-Q, 10-K
-    or earnings release of that year the grid holds (the annual filing once the year has
-    closed; a release prints year-to-date columns beside the quarter's), said in a
-    Scope line; Q4 when it holds none, which the nearest-cell rule then stands in for. An
-    earlier year asked beside it is read at the same quarter, as the 10-Q's prior-year
-    year-to-date column prints it."""
-    held = [
-        c.fq
-        for c in cells
-        if c.ticker == ticker
-        and c.fy == fy
-        and (PERIODIC_DOC_TYPES | QUARTER_DOC_TYPES) & set(c.doc_types)
-    ]
-    if not held:
-        return 4
-    fq = max(held)
-    so_far = "the whole year (the annual filing)" if fq == 4 else f"the year to Q{fq}"
-    scope.append(f"{ticker}: year to date FY{fy} is read as {so_far}, its latest filing held")
-    return fq
-
-
-def _recent_quarters(
-    ticker: str, n: int, cells: Sequence[GridCell]
-) -> tuple[list[tuple[int, int]], list[str], list[str]]:
-    """The cells "the last ``n`` quarters" of ``ticker`` names, with their Scope lines and
-    the quarters the grid lacks: ``n`` quarters back from the latest its filings report.
-
-    A quarter held as a filing that reports it (a 10-Q, an earnings release; an 8-K reports
-    an event) is researched. A fourth quarter is filed in the annual report, whose figures
-    are the year's: beside the quarters' they would read as one quarter's, so it is said and
-    not researched. With no quarter of the run held, the latest periodic filing (commonly
-    the annual one, which states quarterly figures only sometimes) is researched instead,
-    and a Scope line says so: a missing cell never fails a run."""
-    own = {(c.fy, c.fq) for c in cells if c.ticker == ticker}
-    if not own:
-        return [], [], []
-    reported = {
-        (c.fy, c.fq) for c in cells if c.ticker == ticker and QUARTER_DOC_TYPES & set(c.doc_types)
-    }
-    end = max(_position(fy, fq) for fy, fq in own)
-    run = [((p - 1) // 4, (p - 1) % 4 + 1) for p in range(end - n + 1, end + 1)]
-    quarters = [(fy, fq) for fy, fq in run if fq != 4 and (fy, fq) in reported]
-    annual = [(fy, fq) for fy, fq in run if fq == 4 and (fy, fq) in own]
-    if not quarters:
-        latest = latest_periodic_cell(ticker, cells)
-        assert latest is not None  # the ticker holds cells
-        kind = "the latest annual filing" if latest.fq == 4 else "/".join(latest.doc_types)
-        line = (
-            f"{ticker}: the grid holds no quarterly filing for the last {n} quarters; "
-            f"researched FY{latest.fy} Q{latest.fq} ({kind}) instead"
-        )
-        if latest.fq == 4:
-            line += ", which states quarterly figures only sometimes"
-        return [(latest.fy, latest.fq)], [line], []
-    scope = [
-        f"{ticker} FY{fy} Q4: the fourth quarter is filed in the annual report, whose figures "
-        "are the year's: not researched as a quarter"
-        for fy, _ in annual
-    ]
-    missing = [
-        SliceRef(ticker=ticker, fy=fy, fq=fq).label
-        for fy, fq in run
-        if fq != 4 and (fy, fq) not in reported
-    ]
-    return quarters, scope, missing
 
 
 def _prior_period(
@@ -307,13 +223,30 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
 
     for ticker in dict.fromkeys(facets.tickers):
         if facets.last_n_quarters:
-            # A run of quarters is its own comparison: no prior period is added.
-            run, lines, absent = _recent_quarters(ticker, facets.last_n_quarters, cells)
+            # A run of quarters is its own comparison: no prior period is added, except to a
+            # run of one ("last quarter") that a trend question asks about.
+            run, lines, absent = recent_quarters(ticker, facets.last_n_quarters, cells)
+            if facets.trend and len(run) == 1 and facets.last_n_quarters == 1:
+                (fy, fq), sequential = run[0], facets.sequential
+                prior, note = _prior_period(ticker, fy, fq, sequential)
+                if prior is not None and (ticker, *prior) in held:
+                    run = [prior, *run]
+                    added_for_trend.append(SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]))
+                elif prior is not None:
+                    note = _absent_prior_reason(
+                        SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]), sequential
+                    )
+                lines = [*lines, note] if note else lines
             for fy, fq in run:
                 add(SliceRef(ticker=ticker, fy=fy, fq=fq))
             scope += [line for line in lines if line not in scope]
             missing += [label for label in absent if label not in missing]
             continue
+        if facets.trailing and (facets.fiscal_years or facets.fiscal_quarters):
+            scope.append(
+                f"{ticker}: the trailing twelve months are not summed from quarters; the "
+                "period named is researched as filed"
+            )
         # "YTD 2023": the year so far, at its latest filing's quarter (no quarter asked).
         to_date = bool(
             facets.year_to_date and facets.fiscal_years and not facets.fiscal_quarters and not deep
@@ -323,7 +256,7 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
         elif deep:
             quarters = [1, 2, 3, 4]
         elif to_date:
-            quarters = [_year_to_date_quarter(ticker, max(facets.fiscal_years), cells, scope)]
+            quarters = [year_to_date_quarter(ticker, max(facets.fiscal_years), cells, scope)]
         else:
             quarters = [4]
         latest = latest_periodic_cell(ticker, cells) if names_no_period(facets) else None

@@ -29,6 +29,13 @@ class Facets(BaseModel):
     last_n_quarters: int | None = Field(
         default=None, description="'the last four quarters' -> 4 (read by rules)"
     )
+    years_back: list[int] = Field(
+        default_factory=list,
+        description="'last year' -> [0], 'the year before last' -> [1] (read by rules)",
+    )
+    trailing: bool = Field(
+        default=False, description="'TTM': read as the latest annual year (read by rules)"
+    )
     year_to_date: bool = Field(
         default=False, description="'YTD 2023': the year's latest filing (read by rules)"
     )

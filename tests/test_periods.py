@@ -41,6 +41,8 @@ YEAR_TO_DATE_FORMS = [
     ("the six months ended June 30, {fy}", 2), ("the first six months of {fy}", 2),
     ("the nine months ended September 30, {fy}", 3), ("the first nine months of FY{fy}", 3),
     ("the second half of {fy}", 4), ("the 1st half of {fy}", 2), ("the 2nd half of FY{fy}", 4),
+    ("6M {fy}", 2), ("9M{yy}", 3), ("9M FY{fy}", 3), ("the first three quarters of {fy}", 3),
+    ("the first 2 quarters of FY{fy}", 2),
 ]  # fmt: skip
 CONTEXTS = ["{p}", "What was Acme's revenue in {p}?", "Acme: gross margin ({p}), please."]
 
@@ -113,6 +115,8 @@ def test_a_run_of_quarters_reads_as_each_quarter(fy, first, span, form):
         ("Did Acme's margins expand in FY2022?", True),
         ("Did the cash balance drop or rise in 2022?", True),
         ("Has leverage gone down since FY2020?", True),
+        ("Net income in Q2 2023 vs. the same quarter last year", True),
+        ("Revenue against the year-ago quarter, Q2 2023", True),
         ("Which securities trade on a national securities exchange as of 2022?", False),
         ("What did Acme's contracts with customers earn in 2022?", False),
         ("What was revenue in FY2022?", False),
@@ -131,6 +135,8 @@ def test_trend_words(text, trend):
         ("How did Q2 2023 revenue compare with the previous quarter?", True),
         ("Revenue against the prior-year quarter, Q2 2023", False),
         ("What was revenue last quarter?", False),
+        ("Did margins widen versus last quarter?", True),
+        ("Revenue was up from last quarter", True),
         ("Revenue year over year in Q2 2023", False),
     ],
 )
@@ -151,6 +157,49 @@ NUMBER_NAMES = {2: "two", 3: "three", 4: "four", 5: "five"}
 def test_a_count_of_recent_years_reads_as_that_many(n, spelled, form, context):
     text = context.format(p=form.format(n=NUMBER_NAMES[n] if spelled else n))
     assert read_periods(text).last_n_years == n
+
+
+YEARS_BACK = [
+    ("last year", 0), ("last fiscal year", 0), ("the most recent fiscal year", 0),
+    ("the latest full year", 0), ("a year ago", 0), ("the year before last", 1),
+    ("the fiscal year before last", 1), ("{n} years ago", None), ("10 years ago", 9),
+]  # fmt: skip
+
+
+@given(st.sampled_from(YEARS_BACK), st.integers(2, 5), st.booleans(), st.sampled_from(CONTEXTS))
+def test_a_year_counted_back_from_the_latest_reads_as_its_distance(form, n, spelled, context):
+    written, back = form
+    text = context.format(p=written.format(n=NUMBER_NAMES[n] if spelled else n))
+    found = read_periods(text)
+    assert found.years_back == [n - 1 if back is None else back]
+    assert (found.fiscal_years, found.last_n_years) == ([], None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the last three years", "this year", "the current year", "last year-end balance",
+        "the prior year", "sales grew versus last quarter", "year to date",
+    ],
+)  # fmt: skip
+def test_counts_of_years_and_other_relative_periods_are_no_year_counted_back(text):
+    assert read_periods(text).years_back == []
+
+
+@pytest.mark.parametrize(
+    ("text", "run", "cell"),
+    [
+        ("What was Acme's revenue last quarter?", 1, ([], [])),
+        ("Acme's margin in the most recent fiscal quarter", 1, ([], [])),
+        ("Acme's revenue in the last quarter of 2022", None, ([2022], [4])),
+        ("Acme's revenue in the final quarter of fiscal 2021", None, ([2021], [4])),
+        ("Did Acme's margin widen versus last quarter?", None, ([], [])),  # sequential
+    ],
+)
+def test_last_quarter_alone_is_the_latest_filed_and_with_a_year_the_fourth(text, run, cell):
+    found = read_periods(text)
+    assert found.last_n_quarters == run
+    assert (found.fiscal_years, found.fiscal_quarters) == cell
 
 
 @pytest.mark.parametrize("text", ["On 2023-13-01 revenue", "Revenue 13/45/2023", "v2.2023-06-30"])
@@ -251,3 +300,23 @@ def test_years_written_right_are_not_reported(text):
 def test_parse_cell_wants_one_period(text):
     with pytest.raises(ValueError):
         parse_cell(text)
+
+
+@pytest.mark.parametrize("text", ["Acme spent $9M 2023 on capex", "3M 2023 revenue"])
+def test_a_figure_or_a_company_written_like_months_to_date_is_no_period(text):
+    found = read_periods(text)
+    assert (found.fiscal_years, found.fiscal_quarters, found.year_to_date) == ([2023], [], False)
+
+
+@pytest.mark.parametrize(
+    ("text", "trailing"),
+    [
+        ("Acme's free cash flow TTM", True), ("Acme's LTM EBITDA", True),
+        ("Acme's revenue over the last 12 months", True),
+        ("Acme's revenue for the trailing twelve months", True),
+        ("Acme's revenue for the twelve months ended December 31, 2022", False),  # a year
+        ("Acme's revenue over the last four quarters", False),  # a run of quarters
+    ],
+)  # fmt: skip
+def test_the_trailing_twelve_months_are_told_from_a_year_and_a_run(text, trailing):
+    assert read_periods(text).trailing is trailing

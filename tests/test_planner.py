@@ -12,11 +12,11 @@ from scripted_lm import ScriptedLM
 
 from domain.cells import SliceRef
 from programs.errors import PlanningError
+from programs.latest_periods import latest_full_fy, latest_periodic_cell
 from programs.planner import SlicePlanner
 from programs.planning_facets import merge_facets, prepass
 from programs.planning_rules import (
     MAX_STAND_IN_DISTANCE,
-    latest_periodic_cell,
     names_no_period,
     nearest_cell,
     plan_slices,
@@ -125,6 +125,59 @@ def test_no_period_means_the_latest_10k_or_10q_per_ticker(cells):
     assert any("comparative columns of FY2023's filing" in line for line in trend.scope)
 
 
+def test_a_year_counted_back_is_counted_from_the_latest_annual_filing(cells):
+    # Grid-relative, not calendar-relative: "last year" is the latest year a 10-K reports,
+    # and the Scope line says which year that is. A 10-Q of a later year does not move it.
+    grid = [*cells, GridCell("PEP", "PepsiCo", 2023, 2, ("10-Q",), 10)]
+    question = "How did PepsiCo's revenue change from the year before last to last year?"
+    facets = merge_facets(prepass(question, load_companies(), grid), Facets(), question)
+    plan = plan_slices(facets, grid)
+    assert [s.label for s in plan.slices] == ["PEP FY2021 Q4", "PEP FY2022 Q4"]
+    assert plan.scope == [
+        "PEP: years counted back from FY2022, the latest fiscal year the grid holds: FY2021, FY2022"
+    ]
+    # A year the question names wins over "last year" said beside it.
+    question = "PepsiCo's revenue in FY2021 compared with last year"
+    facets = merge_facets(prepass(question, load_companies(), grid), Facets(), question)
+    assert (facets.fiscal_years, facets.years_back) == ([2021], [])
+
+
+def test_last_quarter_is_the_latest_quarter_filed_with_its_year_ago_quarter_for_a_trend(cells):
+    # PEP's latest quarter is an earnings release (FY2023 Q2), newer than its last 10-K.
+    grid = [*cells, GridCell("PEP", "PepsiCo", 2022, 2, ("10-Q",), 10)]
+    question = "What was PepsiCo's revenue last quarter?"
+    facets = merge_facets(prepass(question, load_companies(), grid), Facets(), question)
+    assert [s.label for s in plan_slices(facets, grid).slices] == ["PEP FY2023 Q2"]
+    question = "How did PepsiCo's revenue grow year over year last quarter?"
+    facets = merge_facets(prepass(question, load_companies(), grid), Facets(), question)
+    plan = plan_slices(facets, grid)
+    assert [s.label for s in plan.slices] == ["PEP FY2022 Q2", "PEP FY2023 Q2"]
+    assert [s.label for s in plan.compared] == ["PEP FY2022 Q2"]
+    # Without the year-ago quarter in the grid, its comparative columns are said to serve.
+    plan = plan_slices(facets, cells)
+    assert [s.label for s in plan.slices] == ["PEP FY2023 Q2"]
+    assert "PEP FY2022 Q2 is not in the grid; its figures come from the comparative" in (
+        " ".join(plan.scope)
+    )
+
+
+def test_the_trailing_twelve_months_are_the_latest_annual_year_with_later_quarters_named(cells):
+    question = "What was PepsiCo's revenue over the last twelve months?"
+    facets = merge_facets(prepass(question, load_companies(), cells), Facets(), question)
+    plan = plan_slices(facets, cells)
+    assert [s.label for s in plan.slices] == ["PEP FY2022 Q4"]
+    assert plan.scope == [
+        "PEP: the trailing twelve months are read as FY2022, the latest twelve months an "
+        "annual filing reports; the quarters filed since (FY2023 Q1, FY2023 Q2) are not "
+        "added to it"
+    ]
+
+
+def test_the_last_n_years_are_named_per_company(cells):
+    plan = plan_slices(Facets(tickers=["PEP"], last_n_years=2), cells)
+    assert "PEP: the last 2 fiscal years the grid holds: FY2021, FY2022" in plan.scope
+
+
 def test_no_quarter_means_q4_only(cells):
     plan = plan_slices(Facets(tickers=["MMM"], fiscal_years=[2019, 2020]), cells)
     assert {s.fq for s in plan.slices} == {4}
@@ -202,6 +255,8 @@ def facet_sets(draw) -> Facets:
         fiscal_quarters=draw(st.lists(st.integers(1, 4), max_size=2)),
         last_n_years=draw(st.none() | st.integers(1, 4)),
         last_n_quarters=draw(st.none() | st.integers(1, 6)),
+        years_back=draw(st.lists(st.integers(0, 3), max_size=2)),
+        trailing=draw(st.booleans()),
         year_to_date=draw(st.booleans()),
         granularity=draw(st.sampled_from([None, "FY", "deep"])),
         trend=draw(st.booleans()),
@@ -244,20 +299,36 @@ def test_plan_properties(grid, facets):
             # none among them, the latest annual filing, said in a Scope line; no prior period.
             positions = [c.fy * 4 + c.fq for c in grid if c.ticker == ticker]
             own = [s for s in plan.slices if s.ticker == ticker]
-            assert not [s for s in plan.compared if s.ticker == ticker]
+            compared = [s for s in plan.compared if s.ticker == ticker]
             if not positions:
                 assert not own
                 continue
+            if compared:  # "last quarter" in a trend question: with its year-ago quarter
+                assert facets.trend and facets.last_n_quarters == 1
+                assert len(compared) == 1 and len(own) == 2
+                (prior,), later = compared, next(s for s in own if s not in compared)
+                step = (0, 1) if facets.sequential else (1, 0)
+                assert (prior.fy + step[0], prior.fq + step[1]) == (later.fy, later.fq)
+                own = [later]
             run = range(max(positions) - facets.last_n_quarters + 1, max(positions) + 1)
-            if f"{ticker}: the grid holds no quarterly filing for the last" in scope:
+            if f"{ticker}: the grid holds no quarterly filing for" in scope:
                 assert len(own) == 1
             else:
                 assert own and all(s.fq != 4 and s.fy * 4 + s.fq in run for s in own)
             continue
-        if facets.fiscal_years:
+        years = set(facets.fiscal_years)
+        if not years and facets.years_back and (latest := latest_full_fy(ticker, grid)):
+            # "the year before last": counted back from the latest annual year, said so.
+            years = {latest - back for back in facets.years_back}
+            assert f"{ticker}: years counted back from FY{latest}," in scope
+        elif not years and facets.trailing and (latest := latest_full_fy(ticker, grid)):
+            # "TTM": the latest year an annual filing reports, said so.
+            years = {latest}
+            assert f"{ticker}: the trailing twelve months are read as FY{latest}," in scope
+        if years:
             # Cartesian product: every requested cell is planned, stood in for by a named
             # neighbour the grid holds (a Scope line says which), or reported missing.
-            for fy, fq in itertools.product(set(facets.fiscal_years), quarters):
+            for fy, fq in itertools.product(years, quarters):
                 label = SliceRef(ticker=ticker, fy=fy, fq=fq).label
                 if label in planned or label in plan.missing:
                     continue
