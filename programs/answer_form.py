@@ -33,8 +33,13 @@ _STRAY_VERDICT = re.compile(
     re.IGNORECASE,
 )
 #: A question word opening the question, or its first clause after a short lead-in
-#: ("In 2022 Q2, which segment …").
-_LEAD_IN = re.compile(r"^[^,?]{1,60},\s*")
+#: ("In 2022 Q2, which segment …") or a condition of any length ("If Acme were wound up
+#: at the end of the quarter and paid out its book value, how much …").
+_LEAD_IN = re.compile(
+    r"^[^,?]{1,60},\s*"
+    r"|^\W*(?:if|assuming|suppose|supposing|given|considering|excluding|including)\b[^?]*?,\s*",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[\w'’&-]+")
 _INLINE_MARKERS = re.compile(r"[\u00b9\u00b2\u00b3\u2070-\u2079\u02d2†]+|\[\d{1,3}\]")
 _MARKERS = re.compile(r"[\s\u00b9\u00b2\u00b3\u2070-\u2079\u02d2†*\[\]\d]+$")

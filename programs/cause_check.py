@@ -23,21 +23,34 @@ _CAUSE = re.compile(
     r"|because\s+of|reflecting|owing\s+to)\b",
     re.IGNORECASE,
 )
-#: The figures a cause is given to, each under the words filings and drafts name it by.
-_FIGURES: dict[str, re.Pattern[str]] = {
-    name: re.compile(pattern, re.IGNORECASE)
-    for name, pattern in {
-        "gross profit": r"\bgross\s+(?:profit|margin)s?\b",
-        "operating profit": r"\boperating\s+(?:profit|income|margin|earnings)s?\b",
-        "SG&A": r"\bSG&A\b|\bselling,?\s+general\s+and\s+administrative\b",
-        "net income": r"\bnet\s+(?:income|earnings)\b",
-        "cost of sales": r"\bcost\s+of\s+(?:sales|goods\s+sold|revenues?|products\s+sold)\b",
-        "EPS": r"\bEPS\b|\bearnings\s+per\s+share\b",
-        "cash flow": r"\bcash\s+(?:flows?|provided|used)\b",
-        "inventory": r"\binventor(?:y|ies)\b",
-        "tax rate": r"\btax\s+rate\b",
-    }.items()
+#: The figures a cause is given to: the words filings and drafts name each by, and looser
+#: words a draft may still answer it in. A draft using none of the looser ones speaks of
+#: another figure ("EPS" asked, "operational sales growth of 4.6%" answered), where one
+#: saying "margin" alone for a gross margin may still answer it.
+_FIGURE_WORDS: dict[str, tuple[str, str]] = {
+    "gross profit": (r"\bgross\s+(?:profit|margin)s?\b", r"\bgross\b|\bmargins?\b"),
+    "operating profit": (
+        r"\boperating\s+(?:profit|income|margin|earnings)s?\b",
+        r"\boperating\b|\bmargins?\b|\bprofit|\bEBITD?A?\b",
+    ),
+    "SG&A": (
+        r"\bSG&A\b|\bselling,?\s+general\s+and\s+administrative\b",
+        r"\bSG&A\b|\bselling\b|\badministrative\b|\bexpenses?\b",
+    ),
+    "net income": (r"\bnet\s+(?:income|earnings)\b", r"\bincome\b|\bearnings\b|\bprofit"),
+    "cost of sales": (
+        r"\bcost\s+of\s+(?:sales|goods\s+sold|revenues?|products\s+sold)\b",
+        r"\bcosts?\b",
+    ),
+    "EPS": (r"\bEPS\b|\bearnings\s+per\s+share\b", r"\bEPS\b|\bper\s+share\b|\bearnings\b"),
+    "cash flow": (r"\bcash\s+(?:flows?|provided|used)\b", r"\bcash\b|\bFCF\b"),
+    "inventory": (r"\binventor(?:y|ies)\b", r"\binventor"),
+    "tax rate": (r"\btax\s+rate\b", r"\btax"),
 }
+_FIGURES = {name: re.compile(named, re.IGNORECASE) for name, (named, _) in _FIGURE_WORDS.items()}
+_MENTIONS = {name: re.compile(loose, re.IGNORECASE) for name, (_, loose) in _FIGURE_WORDS.items()}
+#: The names of the figures :func:`measures_named` finds.
+MEASURES = tuple(_FIGURE_WORDS)
 _WORD = re.compile(r"[a-z][a-z&-]{3,}")
 _STOP = frozenset(
     "with that this from were have been also which their than they them into over more less "
@@ -54,6 +67,12 @@ _PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 def measures_named(text: str) -> set[str]:
     """The statement measures ``text`` names (gross profit, SG&A, EPS, …), by their names."""
     return {name for name, pattern in _FIGURES.items() if pattern.search(text)}
+
+
+def mentions_measure(measure: str, text: str) -> bool:
+    """Whether ``text`` speaks of ``measure`` (a name :func:`measures_named` gives) at all,
+    even loosely ("margin" for gross margin, "earnings" for EPS)."""
+    return bool(_MENTIONS[measure].search(text))
 
 
 def _cause_words(text: str) -> set[str]:

@@ -19,7 +19,7 @@ import re
 
 from citations.markup import CitedAnswer
 from metrics.numbers import extract_numbers
-from programs.cause_check import measures_named
+from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
 from signatures.reviewer import ReviewVerdict
 
@@ -40,6 +40,13 @@ _ASKS_AVERAGE = re.compile(
     r"\b(?:what|how much)\s+(?:is|was|were|are)\b[^?.]*?\baverage\b", re.IGNORECASE
 )
 _STATES_AVERAGE = re.compile(r"\baverag\w*|\bmean\b", re.IGNORECASE)
+#: A question about what moved a figure, whose answer may name only the causes ("What drove
+#: the change in EPS?" answered "revenue grew 5% on higher prices").
+_ASKS_CAUSE = re.compile(
+    r"\b(?:drive[ns]?|drove|drivers?|caus(?:e|ed|es)|why|reasons?|explain\w*|due\s+to|"
+    r"contribut\w*|factors?|behind)\b",
+    re.IGNORECASE,
+)
 #: A probe that asks for an amount or a count: an answer to it without a figure is partial.
 _ASKS_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
 
@@ -67,6 +74,15 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
             f"{', '.join(sorted(named))} instead: answer for {measure}."
         )
     numbers = extract_numbers(body)
+    if len(asked) == 1 and numbers and not _ASKS_CAUSE.search(question):
+        # "Is growth in adjusted EPS expected to accelerate?" answered with "operational
+        # growth of 4.6% … 6.1%": figures of something the draft never names as asked.
+        (measure,) = asked
+        if not mentions_measure(measure, body):
+            return (
+                f"The question asks about {measure}; the draft's figures are not "
+                f"{measure}'s: answer for {measure}, or say the pages do not state it."
+            )
     if numbers and _ASKS_PERCENT.search(question) and not any(n.percent for n in numbers):
         return (
             "The question asks for a percentage (a margin, rate or share); the draft states "

@@ -25,6 +25,12 @@ def fitted(question: str, body: str) -> str:
         ("How much did Acme spend on capex in FY2031?", False),
         ("Does Acme have positive working capital based on FY2031 data?", True),
         ("Based on its balance sheet, is Acme's liquidity healthy?", True),
+        (
+            "If Acme were wound up at the end of FY2031 and its assets paid out to its "
+            "shareholders, how much would each share get?",
+            False,
+        ),
+        ("If Acme's margin fell in FY2031, was its guidance met?", True),
         ("What is Acme's quick ratio? Is it healthy?", True),
         ("Acme's FY2031 dividend payout: sustainable?", True),  # no question word: unknown
     ],

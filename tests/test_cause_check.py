@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
-from programs.cause_check import drop_misattributed_causes, misattributed_cause
+from programs.cause_check import (
+    MEASURES,
+    drop_misattributed_causes,
+    measures_named,
+    mentions_measure,
+    misattributed_cause,
+)
 from programs.probe_loop import ProbeLoop
 from signatures.probes import Probe
 from signatures.reviewer import ReviewVerdict
@@ -119,3 +125,10 @@ def test_the_probe_loop_drops_a_moved_cause_and_records_it(searcher):
     assert first["misattributed_causes_dropped"] == 1
     assert "hardgoods" in first["draft"] and "hardgoods" not in first["verified_draft"]
     assert "hardgoods" not in outcome.answer.answer.body
+
+
+@given(st.sampled_from(MEASURES))
+def test_every_measure_named_is_mentioned_by_its_own_name(measure):
+    # Each figure a question may name has the looser words a draft may answer it in.
+    assert measures_named(measure) == {measure}
+    assert mentions_measure(measure, f"The {measure} was $5 million.")

@@ -58,6 +58,16 @@ def test_contradiction(body, contradicts):
         ("What drove net income growth in FY2022?",
          "Net income rose on higher operating income and a lower tax rate¹.", None),
         ("What drove the change in EPS?", "Revenue grew 5% on higher prices¹.", None),
+        # figures of a measure the draft never names as asked
+        ("Is growth in Acme's adjusted EPS expected to accelerate in FY2031?",
+         "Yes, operational sales growth of 4.6% is expected to rise to 6.1%¹.",
+         "asks about EPS; the draft's figures are not EPS's"),
+        ("Is growth in Acme's adjusted EPS expected to accelerate in FY2031?",
+         "No, adjusted earnings growth slows from 3.6% to 3.5%¹.", None),
+        ("Is Acme's gross margin improving?", "Yes, margin rose from 40% to 42%¹.", None),
+        ("Is Acme's gross margin improving?", "Yes, revenue rose 8% to $5 billion¹.",
+         "asks about gross profit; the draft's figures are not gross profit's"),
+        ("Is Acme's gross margin improving?", "Yes, it is improving¹.", None),  # no figures
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
