@@ -11,6 +11,8 @@
    quarters" -> the quarters held alone among the four back from the latest filed (a fourth
    quarter is the annual filing, whose figures are the year's: said, not researched);
    "YTD 2023" -> the quarter of the year's latest 10-Q, 10-K or earnings release held;
+   "last year", "the year before last" and "TTM" count from the latest annual filing, and
+   "last quarter" is a run of one (each resolved in :mod:`programs.latest_periods`);
 4. slices = tickers x FY x FQ, de-duplicated, in a stable order;
 5. a cell the grid does not hold never fails a run: the nearest cell that holds the
    company's filings is researched instead (the FY's annual filing for a quarter, else the
@@ -208,6 +210,19 @@ def _absent_prior_reason(ref: SliceRef, sequential: bool) -> str:
     )
 
 
+def _compared_quarter(
+    ticker: str, quarter: tuple[int, int], sequential: bool, held: set[tuple[str, int, int]]
+) -> tuple[list[tuple[int, int]], str | None]:
+    """ "Last quarter" in a trend question: the period it moves from, when the grid holds
+    it; else none, and the Scope line that says why."""
+    prior, note = _prior_period(ticker, *quarter, sequential)
+    if prior is None:
+        return [], note
+    if (ticker, *prior) in held:
+        return [prior], None
+    return [], _absent_prior_reason(SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]), sequential)
+
+
 def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
     """Apply the planner rules to validated facets (``facets.tickers`` all in the grid)."""
     held = {(c.ticker, c.fy, c.fq) for c in cells}
@@ -227,15 +242,9 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             # run of one ("last quarter") that a trend question asks about.
             run, lines, absent = recent_quarters(ticker, facets.last_n_quarters, cells)
             if facets.trend and len(run) == 1 and facets.last_n_quarters == 1:
-                (fy, fq), sequential = run[0], facets.sequential
-                prior, note = _prior_period(ticker, fy, fq, sequential)
-                if prior is not None and (ticker, *prior) in held:
-                    run = [prior, *run]
-                    added_for_trend.append(SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]))
-                elif prior is not None:
-                    note = _absent_prior_reason(
-                        SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]), sequential
-                    )
+                priors, note = _compared_quarter(ticker, run[0], facets.sequential, held)
+                run = [*priors, *run]
+                added_for_trend += [SliceRef(ticker=ticker, fy=fy, fq=fq) for fy, fq in priors]
                 lines = [*lines, note] if note else lines
             for fy, fq in run:
                 add(SliceRef(ticker=ticker, fy=fy, fq=fq))
