@@ -154,8 +154,11 @@ OUTFLOWS = frozenset({"capex", "dividends_paid", "buybacks", "interest_expense",
 
 @cache
 def compiled() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each phrase as a pattern, in the plural too: "operating margins", "current ratios"
+    and "capital expenditures" name what their singulars do ("Compare Coca-Cola and
+    PepsiCo operating margins" asks for each company's operating margin)."""
     return tuple(
-        (re.compile(rf"(?<![\w&/]){pattern}(?![\w&/])"), name)
+        (re.compile(rf"(?<![\w&/])(?:{pattern})s?(?![\w&/])"), name)
         for name, patterns in PHRASES.items()
         for pattern in patterns
     )

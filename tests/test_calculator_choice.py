@@ -59,6 +59,19 @@ def test_named_metrics_and_line_items(question, formula):
 
 
 @pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("What were Contoso's operating margins in FY2021?", "operating_margin"),
+        ("What were Contoso's current ratios in FY2021?", "current_ratio"),
+        ("What were Contoso's FY2021 capital expenditures?", "abs(capex)"),
+        ("What were Contoso's FY2021 inventory turnover ratios?", "inventory_turnover"),
+    ],
+)  # fmt: skip
+def test_a_metric_named_in_the_plural_is_the_metric(question, formula):
+    assert chosen(question).formula == formula
+
+
+@pytest.mark.parametrize(
     ("text", "formula"),
     [
         # Words of the question's own between "cash" and what provided it: the cash-flow
