@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
-from calculator.phrases import OUTFLOWS
+from calculator.phrases import OUTFLOWS, QUALIFIED, compiled
 from calculator.wording import formula_from_words, tokenize
 from domain.periods import Period
 
@@ -102,6 +102,8 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     core = _core_formula(asked, phrases)
     if core is None:
         return Refusal(f"no metric or line item recognised in {asked!r}")
+    if qualified := _qualified_item(asked, core[0]):
+        return Refusal(f"{qualified!r} is not a metric the calculator defines")
     formula, title = _refined_by_instruction(core, " ".join(rest), asked, phrases)
     for name in unreadable:
         if re.search(rf"\b{re.escape(name)}\b", asked):
@@ -126,6 +128,21 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     if how == "as asked":
         how = "definition in the question" if formula in defined else "named metric or line item"
     return FormulaChoice(formula, base, title, presentation, defined, how)
+
+
+def _qualified_item(asked: str, formula: str) -> str | None:
+    """The words of ``asked`` that qualify its one item into another quantity ("revenue per
+    employee", "book value per share"), or None: then the item is not the answer."""
+    item = _SINGLE_ITEM.fullmatch(formula)
+    if item is None:
+        return None
+    for pattern, name in compiled():
+        if name != item.group(1):
+            continue
+        for found in pattern.finditer(asked):
+            if after := QUALIFIED.match(asked, found.end()):
+                return asked[found.start() : after.end()]
+    return None
 
 
 def _refined_by_instruction(

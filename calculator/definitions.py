@@ -50,6 +50,14 @@ METRICS: tuple[Metric, ...] = (
     Metric("revenue_growth", "Revenue growth", "revenue / revenue[FY-1] - 1", "percent"),
     Metric("capex_to_revenue", "Capex as % of revenue", "abs(capex) / revenue", "percent"),
     Metric("free_cash_flow", "Free cash flow", "cfo - abs(capex)", "amount"),
+    Metric("cfo_margin", "Operating cash flow margin", "cfo / revenue", "percent"),
+    Metric("fcf_margin", "Free cash flow margin", "free_cash_flow / revenue", "percent"),
+    Metric(
+        "fcf_conversion",
+        "Free cash flow conversion",
+        "free_cash_flow / net_income_attributable",
+        "percent",
+    ),
     Metric("working_capital", "Working capital", "current_assets - current_liabilities", "amount"),
     Metric("current_ratio", "Current ratio", "current_assets / current_liabilities", "ratio"),
     Metric(
@@ -137,6 +145,10 @@ METRICS: tuple[Metric, ...] = (
         "(short_term_debt + long_term_debt) / equity",
         "ratio",
     ),
+    Metric("net_debt", "Net debt", "short_term_debt + long_term_debt - cash", "amount"),
+    Metric("debt_to_ebitda", "Debt to EBITDA", "total_debt / ebitda", "ratio"),
+    Metric("net_debt_to_ebitda", "Net debt to EBITDA", "net_debt / ebitda", "ratio"),
+    Metric("debt_to_assets", "Debt to assets", "total_debt / total_assets", "ratio"),
     Metric(
         "effective_tax_rate",
         "Effective tax rate",

@@ -39,6 +39,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "operating_income": (
         r"(?:unadjusted )?operating (?:income|profit|earnings)",
         r"income from operations",
+        r"(?:unadjusted )?ebit",  # as analysts use it: operating income
     ),
     "interest_expense": (r"interest expenses?",),
     "pretax_income": (r"pre-?tax income", r"income before (?:income )?taxes"),
@@ -102,9 +103,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "total_liabilities": (r"total liabilities",),
     "equity": (
         r"(?:total )?(?:shareholders'?|stockholders'?|shareowners'?) equity",
+        r"total equity",
         r"book value",
     ),
-    "diluted_eps": (r"diluted (?:eps|earnings per share)", r"eps"),
+    "diluted_eps": (r"diluted (?:eps|earnings per share)", r"eps", r"earnings per share"),
     "basic_eps": (r"basic (?:eps|earnings per share)",),
     "basic_shares": (r"basic shares(?: outstanding)?", r"weighted[- ]average basic shares"),
     "diluted_shares": (r"diluted shares(?: outstanding)?", r"weighted[- ]average diluted shares"),
@@ -120,6 +122,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"capital intensity",
     ),
     "free_cash_flow": (r"free cash flows?", r"fcf"),
+    "cfo_margin": (r"operating cash flow margin", r"cfo margin"),
+    "fcf_margin": (r"free cash flow margin", r"fcf margin"),
+    "fcf_conversion": (r"free cash flow conversion", r"fcf conversion"),
     "working_capital": (r"(?:net )?working capital",),
     "current_ratio": (r"current ratio", r"working capital ratio"),
     "quick_ratio": (r"quick ratio", r"acid[- ]test ratio"),
@@ -143,8 +148,25 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?<!bad )(?:total )?debt(?!\s*(?:securities|investments?|issuance|instruments?|"
         r"covenants?|ratings?|[- ]to|/|service|maturit))",
     ),
-    "effective_tax_rate": (r"effective (?:income )?tax rate",),
+    "net_debt": (r"net debt",),
+    "debt_to_ebitda": (r"(?:total )?debt ?(?:[- ]to[- ]|/) ?(?:unadjusted )?ebitda(?: ratio)?",),
+    "net_debt_to_ebitda": (
+        r"net debt ?(?:[- ]to[- ]|/) ?(?:unadjusted )?ebitda(?: ratio)?",
+        r"net leverage(?: ratio)?",
+    ),
+    "debt_to_assets": (
+        r"(?:total )?debt ?(?:[- ]to[- ]|/) ?(?:total )?assets(?: ratio)?",
+        r"debt ratio",
+    ),
+    "effective_tax_rate": (r"effective (?:income )?tax rate", r"(?:income )?tax rate"),
 }
+
+#: Words after a line item or amount that make it another quantity, which no formula here
+#: defines: "revenue per employee", "book value per share", "capex intensity", "free cash
+#: flow yield". Read as the item alone, the answer would be a wrong figure, not none.
+QUALIFIED = re.compile(
+    r"\s+(?:per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|multiples?|intensity)\b"
+)
 
 #: Outflows often printed negative (on the cash-flow statement; expenses on income
 #: statements that print them in parentheses): a question asking "how much" wants their

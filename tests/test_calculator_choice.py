@@ -72,6 +72,30 @@ def test_a_metric_named_in_the_plural_is_the_metric(question, formula):
 
 
 @pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("What was Contoso's net debt at the end of FY2021?", "net_debt"),
+        ("What was Contoso's FY2021 debt-to-EBITDA ratio?", "debt_to_ebitda"),
+        ("What was Contoso's FY2021 debt/EBITDA?", "debt_to_ebitda"),
+        ("What was Contoso's net debt to EBITDA in FY2021?", "net_debt_to_ebitda"),
+        ("What was Contoso's net leverage in FY2021?", "net_debt_to_ebitda"),
+        ("What was Contoso's FY2021 debt to assets ratio?", "debt_to_assets"),
+        ("What was Contoso's FY2021 EBIT?", "operating_income"),
+        ("What was Contoso's FY2021 EBITDA?", "ebitda"),
+        ("What was Contoso's FY2021 debt ratio?", "debt_to_assets"),
+        ("What was Contoso's FY2021 operating cash flow margin?", "cfo_margin"),
+        ("What was Contoso's FY2021 free cash flow margin?", "fcf_margin"),
+        ("What was Contoso's FY2021 FCF conversion?", "fcf_conversion"),
+        ("What was Contoso's FY2021 earnings per share?", "diluted_eps"),
+        ("What was Contoso's FY2021 tax rate?", "effective_tax_rate"),
+        ("What was Contoso's total equity in FY2021?", "equity"),
+    ],
+)  # fmt: skip
+def test_leverage_cash_flow_metrics_and_common_names(question, formula):
+    assert chosen(question).formula == formula
+
+
+@pytest.mark.parametrize(
     ("text", "formula"),
     [
         # Words of the question's own between "cash" and what provided it: the cash-flow
@@ -165,6 +189,21 @@ def test_unreadable_definition_is_a_refusal_not_the_builtin():
 def test_a_kind_of_debt_is_not_total_debt(question):
     choice = choose_formula(question)
     assert not (isinstance(choice, FormulaChoice) and choice.formula == "total_debt")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Contoso's revenue per employee in FY2021?",
+        "What was Contoso's book value per share in FY2021?",
+        "What were Contoso's dividends per share in FY2021?",
+        "What was Contoso's free cash flow yield in FY2021?",
+        "What was Contoso's capex intensity in FY2021?",
+    ],
+)
+def test_a_line_item_qualified_into_another_quantity_is_no_answer(question):
+    # Read as the item alone, "revenue per employee" would be answered with revenue.
+    assert isinstance(choose_formula(question), Refusal)
 
 
 def test_refusals():

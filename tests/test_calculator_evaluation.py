@@ -34,6 +34,9 @@ def value(formula: str, facts=None, **kwargs) -> float:
         ("revenue_growth", 1200 / 1000 - 1),
         ("capex_to_revenue", 90 / 1200),
         ("free_cash_flow", (300 - 90) * M),
+        ("cfo_margin", 300 / 1200),
+        ("fcf_margin", 210 / 1200),
+        ("fcf_conversion", 210 / 170),
         ("working_capital", (520 - 400) * M),
         ("current_ratio", 520 / 400),
         ("quick_ratio", (150 + 200) / 400),  # cash + receivables: no securities printed
@@ -51,6 +54,10 @@ def value(formula: str, facts=None, **kwargs) -> float:
         ("retention_ratio", 1 - 68 / 170),
         ("interest_coverage", 240 / 20),
         ("debt_to_equity", 500 / 1000),
+        ("net_debt", (500 - 150) * M),
+        ("debt_to_ebitda", 500 / 300),
+        ("net_debt_to_ebitda", 350 / 300),
+        ("debt_to_assets", 500 / 2000),
         ("effective_tax_rate", 44 / 220),
         (
             "avg(capex_to_revenue[FY2019], capex_to_revenue[FY2020], capex_to_revenue)",
