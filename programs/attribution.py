@@ -38,6 +38,11 @@ WORDS_WITHOUT_NUMBERS = 0.8
 MIN_WORDS_WITHOUT_NUMBERS = 6
 WORDS_WITH_NUMBERS = 0.4
 DISTINCT_DIGITS = 3
+#: How far a sentence's figure may sit from the page's to be cited to it, beyond the
+#: rounding its own digits allow ("$1.5 billion" for 1,486 million): none. The metric's 1%
+#: grounding tolerance let a made-up "$1,478.5 million" of revenue per employee be cited
+#: to a segment table printing 1,486, a number it is not.
+_EXACT = 0.0
 _UNIT_WORDS = frozenset("million millions billion billions thousand thousands percent".split())
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’&-]{2,}")
 #: A page's statement of the scale its bare figures are in: "(in millions)", "$ in
@@ -78,9 +83,10 @@ def printed_as_amount(number: NumberToken, text: str) -> bool:
     """Whether ``text`` prints ``number`` as an amount: a matching figure of its own with a
     currency sign or scale word, or any matching figure on a page that states its scale."""
     if _SCALE_HEADING.search(text):
-        return NumberIndex.from_text(text).matches(number)
+        return NumberIndex.from_text(text).matches(number, rel_tol=_EXACT)
     return any(
-        (found.currency or found.scale != 1.0) and token_matches(number, readings(found))
+        (found.currency or found.scale != 1.0)
+        and token_matches(number, readings(found), rel_tol=_EXACT)
         for found in extract_numbers(text)
     )
 
@@ -95,7 +101,7 @@ def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
     best: tuple[float, str] | None = None
     for uid, text in pages.items():
         page_words, page_numbers = _page_index(text)
-        if not all(page_numbers.matches(n) for n in numbers):
+        if not all(page_numbers.matches(n, rel_tol=_EXACT) for n in numbers):
             continue
         if not all(printed_as_amount(n, text) for n in numbers if _is_short_amount(n)):
             continue

@@ -41,6 +41,12 @@ def test_a_sentence_no_page_supports_stays_uncited():
     assert supporting_page("Yes.", PAGES) is None
 
 
+def test_a_figure_near_a_page_figure_is_not_cited_to_it_unless_its_rounding_allows():
+    # 12,004 is within 1% of 12,050, but "$12,050 million" is not a rounding of it.
+    assert supporting_page("Cloud revenue was $12,050 million.", PAGES) is None
+    assert supporting_page("Cloud revenue was $12.0 billion.", PAGES) == "1b2c3d4e5f60"
+
+
 def test_uncited_sentences_are_cited_and_cited_ones_are_left_alone():
     cited = Footnote(number=1, citation=CITES["1b2c3d4e5f60"])
     answer = CitedAnswer(
