@@ -268,6 +268,15 @@ def _title(parts: list[str]) -> str:
     return title[:1].upper() + title[1:]
 
 
+#: A period after "change in" / "increase in": "How did net debt change in FY2022?" asks
+#: how the item moved, which the planner answers with each period's figure and the change,
+#: not for the change alone ("the change in net debt" does).
+_PERIOD_AFTER = (
+    r"\s+(?:the\s+)?(?:fy\s*'?\d|fiscal\b|q[1-4]\b|(?:19|20)\d\d\b|"
+    r"(?:first|second|third|fourth)\b)"
+)
+
+
 def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -> tuple[str, str]:
     """``formula`` is one name or ``abs(name)``, so a period can be attached to it."""
 
@@ -287,8 +296,8 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
         start = first if first is not None else base.fy - (n_years or 1) + 1
         return f"avg({', '.join(at(y) for y in range(start, base.fy + 1))})", "average over years"
     growth = re.search(
-        r"growth|year[- ]over[- ]year|\byoy\b|(?:%|percent(?:age)?) change|change in|increase in|"
-        r"decrease in",
+        r"growth|year[- ]over[- ]year|\byoy\b|(?:%|percent(?:age)?) change|"
+        rf"(?:change|increase|decrease) in(?!{_PERIOD_AFTER})",
         asked,
     )
     if growth:

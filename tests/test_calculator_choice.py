@@ -206,6 +206,26 @@ def test_a_line_item_qualified_into_another_quantity_is_no_answer(question):
     assert isinstance(choose_formula(question), Refusal)
 
 
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        # how the item moved in a period: each period's figure (the planner adds the prior)
+        ("How did Contoso's revenue change in FY2021?", "revenue"),
+        ("Did Contoso's total assets increase in 2021?", "total_assets"),
+        ("Did Contoso's net debt decrease in the fourth quarter of 2021?", "net_debt"),
+        # the change itself
+        ("What was the change in Contoso's total assets in FY2021?",
+         "total_assets[FY2021] - total_assets[FY2020]"),
+        ("What was the increase in Contoso's revenue from FY2020 to FY2021?",
+         "revenue[FY2021] - revenue[FY2020]"),
+    ],
+)  # fmt: skip
+def test_a_change_in_a_period_is_the_item_and_a_change_in_an_item_is_the_change(question, formula):
+    # A question with no "what is" is read as programs.figures asks it: "What is <question>".
+    asked = question if question.startswith("What") else f"What is {question}"
+    assert chosen(asked, Period(2021)).formula == formula
+
+
 def test_refusals():
     assert isinstance(choose_formula("Tell me about Contoso."), Refusal)
     assert isinstance(choose_formula("What is Contoso's operating margin?"), Refusal)  # no year

@@ -179,17 +179,25 @@ def test_a_trend_question_opens_with_codes_answer_cited_to_both_years(searcher):
     assert len(set(found[8].split("˒"))) >= 2  # both years' balance sheets
 
 
-def test_an_increase_question_is_answered_from_the_computed_change(searcher):
+def test_an_increase_question_is_answered_with_both_years_and_the_change(searcher):
+    # "increase in FY2022" asks how the item moved in that year: each year's figure (the
+    # planner adds FY2021), the change and its direction, all code's.
     program = ResearchProgram(searcher)
     with dspy.context(lm=ScriptedLM()):
         pred = program(question="Did 3M's capital expenditure increase in FY2022?")
+    assert [s.label for s in pred.plan.slices] == ["MMM FY2021 Q4", "MMM FY2022 Q4"]
     answer = pred.report.split("## Answer")[-1].strip()
     found = re.match(
-        r"(Yes|No): the capital expenditure (rose|fell) by \$([\d,]+) million¹", answer
+        r"(Yes|No): the capital expenditure (rose|fell) from \$([\d,]+) million in FY2021 to "
+        r"\$([\d,]+) million in FY2022, (up|down) \$([\d,]+) million",
+        answer,
     )
     assert found, answer
-    assert (found[1], found[2]) in {("Yes", "rose"), ("No", "fell")}
-    assert f"Change in capital expenditure in FY2022 was ${found[3]} million" in answer
+    before, after, change = (int(found[i].replace(",", "")) for i in (3, 4, 6))
+    assert abs(after - before) == change
+    assert (found[1], found[2], found[5]) == (
+        ("Yes", "rose", "up") if after > before else ("No", "fell", "down")
+    )
 
 
 def test_a_computed_change_answers_a_direction_question():
