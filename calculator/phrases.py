@@ -112,7 +112,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "diluted_shares": (r"diluted shares(?: outstanding)?", r"weighted[- ]average diluted shares"),
     # metrics
     "gross_margin": (r"gross (?:profit )?margin",),
-    "operating_margin": (r"operating (?:profit |income )?margin",),
+    "operating_margin": (r"operating (?:profit |income )?margin", r"ebit margin"),
     "net_margin": (r"net (?:profit |income )?margin", r"profit margin"),
     "ebitda": (r"(?:unadjusted )?ebitda",),
     "ebitda_margin": (r"(?:unadjusted )?ebitda (?:%|percent|percentage )?\s?margin",),

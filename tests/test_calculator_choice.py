@@ -81,6 +81,7 @@ def test_a_metric_named_in_the_plural_is_the_metric(question, formula):
         ("What was Contoso's net leverage in FY2021?", "net_debt_to_ebitda"),
         ("What was Contoso's FY2021 debt to assets ratio?", "debt_to_assets"),
         ("What was Contoso's FY2021 EBIT?", "operating_income"),
+        ("What was Contoso's FY2021 EBIT margin?", "operating_margin"),
         ("What was Contoso's FY2021 EBITDA?", "ebitda"),
         ("What was Contoso's FY2021 debt ratio?", "debt_to_assets"),
         ("What was Contoso's FY2021 operating cash flow margin?", "cfo_margin"),
