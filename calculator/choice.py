@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
-from calculator.phrases import OUTFLOWS, QUALIFIED, compiled
+from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, compiled, longest_phrase
 from calculator.wording import formula_from_words, tokenize
 from domain.periods import Period
 
@@ -132,7 +132,8 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
 
 def _qualified_item(asked: str, formula: str) -> str | None:
     """The words of ``asked`` that qualify its one item into another quantity ("revenue per
-    employee", "book value per share"), or None: then the item is not the answer."""
+    employee", "book value per share") or set it against another item ("capex to
+    depreciation"), or None: then the item is not the answer."""
     item = _SINGLE_ITEM.fullmatch(formula)
     if item is None:
         return None
@@ -142,7 +143,23 @@ def _qualified_item(asked: str, formula: str) -> str | None:
         for found in pattern.finditer(asked):
             if after := QUALIFIED.match(asked, found.end()):
                 return asked[found.start() : after.end()]
+            against = AGAINST.match(asked, found.end())
+            if against and (other := _other_item(asked, against.end())):
+                return asked[found.start() : other]
     return None
+
+
+#: Balance-sheet words a ratio is taken against that are no phrase of their own ("equity"
+#: alone is also "equity method investments", "equity securities").
+_BALANCE_WORDS = re.compile(r"(?:total\s+)?(?:equity|capital|assets|liabilities)\b")
+
+
+def _other_item(asked: str, pos: int) -> int | None:
+    """Where the item that ``asked`` names at ``pos`` ends, if one does."""
+    if found := longest_phrase(asked, pos):
+        return found[0]
+    words = _BALANCE_WORDS.match(asked, pos)
+    return words.end() if words else None
 
 
 def _refined_by_instruction(

@@ -145,6 +145,12 @@ METRICS: tuple[Metric, ...] = (
         "(short_term_debt + long_term_debt) / equity",
         "ratio",
     ),
+    Metric(
+        "cash_and_investments",
+        "Cash and short-term investments",
+        "cash + short_term_investments",
+        "amount",
+    ),
     Metric("net_debt", "Net debt", "short_term_debt + long_term_debt - cash", "amount"),
     Metric("debt_to_ebitda", "Debt to EBITDA", "total_debt / ebitda", "ratio"),
     Metric("net_debt_to_ebitda", "Net debt to EBITDA", "net_debt / ebitda", "ratio"),

@@ -82,7 +82,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?:share |stock )?buybacks?",
         r"repurchases? of (?:common )?stock",
     ),
-    "cash": (r"cash and (?:cash )?equivalents", r"cash(?! flows?)"),
+    # "net cash" is cash less debt, and "net cash provided by …" the cash-flow lines above.
+    "cash": (r"cash and (?:cash )?equivalents", r"(?<!net )cash(?! flows?)"),
+    "cash_and_investments": (
+        r"cash(?:,| and) (?:cash equivalents,? )?(?:and )?(?:short[- ]term|marketable) "
+        r"(?:investments|securities)",
+    ),
     "receivables": (
         r"(?:net )?(?:accounts |trade )?receivables?(?:,? net)?",
         r"(?:net )?a/?r",
@@ -132,9 +137,14 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "inventory_turnover": (r"inventory turnover(?: ratio)?",),
     "fixed_asset_turnover": (r"fixed asset turnover(?: ratio)?",),
     "asset_turnover": (r"(?:total )?asset turnover(?: ratio)?",),
-    "dio": (r"days (?:of |in )?inventory(?: outstanding)?", r"dio", r"days sales of inventory"),
-    "dso": (r"days sales outstanding", r"dso"),
-    "dpo": (r"days payables? outstanding", r"dpo"),
+    "dio": (
+        r"days (?:of |in )?inventory(?: outstanding)?",
+        r"dio",
+        r"days sales of inventory",
+        r"inventory days",
+    ),
+    "dso": (r"days sales outstanding", r"dso", r"receivables? days"),
+    "dpo": (r"days payables? outstanding", r"dpo", r"payables? days"),
     "cash_conversion_cycle": (r"cash conversion cycle", r"ccc"),
     "roa": (r"return on (?:total )?assets", r"roa"),
     "roe": (r"return on (?:(?:shareholders'?|stockholders'?) )?equity", r"roe"),
@@ -163,10 +173,15 @@ PHRASES: dict[str, tuple[str, ...]] = {
 
 #: Words after a line item or amount that make it another quantity, which no formula here
 #: defines: "revenue per employee", "book value per share", "capex intensity", "free cash
-#: flow yield". Read as the item alone, the answer would be a wrong figure, not none.
+#: flow yield", "revenue mix". Read as the item alone, the answer would be a wrong figure,
+#: not none.
 QUALIFIED = re.compile(
-    r"\s+(?:per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|multiples?|intensity)\b"
+    r"\s+(?:per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|multiples?|intensity|days|mix|"
+    r"burn|position)\b"
 )
+#: An item set against another ("capex to depreciation", "long-term debt over equity"): a
+#: ratio no formula here names, when another phrase follows.
+AGAINST = re.compile(r"\s+(?:to|over|versus|vs\.?)\s+")
 
 #: Outflows often printed negative (on the cash-flow statement; expenses on income
 #: statements that print them in parentheses): a question asking "how much" wants their

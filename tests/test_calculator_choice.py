@@ -90,6 +90,13 @@ def test_a_metric_named_in_the_plural_is_the_metric(question, formula):
         ("What was Contoso's FY2021 earnings per share?", "diluted_eps"),
         ("What was Contoso's FY2021 tax rate?", "effective_tax_rate"),
         ("What was Contoso's total equity in FY2021?", "equity"),
+        ("What was Contoso's cash and short-term investments in FY2021?",
+         "cash_and_investments"),
+        ("What was Contoso's inventory days in FY2021?", "dio"),
+        ("What were Contoso's receivable days in FY2021?", "dso"),
+        ("What was Contoso's revenue from FY2020 to FY2021?", "revenue"),
+        ("How much did Contoso pay in dividends to common shareholders in FY2021?",
+         "abs(dividends_paid)"),
     ],
 )  # fmt: skip
 def test_leverage_cash_flow_metrics_and_common_names(question, formula):
@@ -200,6 +207,11 @@ def test_a_kind_of_debt_is_not_total_debt(question):
         "What were Contoso's dividends per share in FY2021?",
         "What was Contoso's free cash flow yield in FY2021?",
         "What was Contoso's capex intensity in FY2021?",
+        "What was Contoso's revenue mix in FY2021?",
+        "What was Contoso's cash burn in FY2021?",
+        "What was Contoso's net cash position in FY2021?",
+        "What was Contoso's capex to depreciation in FY2021?",
+        "What was Contoso's long-term debt to equity in FY2021?",
     ],
 )
 def test_a_line_item_qualified_into_another_quantity_is_no_answer(question):

@@ -55,6 +55,7 @@ def value(formula: str, facts=None, **kwargs) -> float:
         ("interest_coverage", 240 / 20),
         ("debt_to_equity", 500 / 1000),
         ("net_debt", (500 - 150) * M),
+        ("cash_and_investments", 150 * M),  # no short-term investments printed: none held
         ("debt_to_ebitda", 500 / 300),
         ("net_debt_to_ebitda", 350 / 300),
         ("debt_to_assets", 500 / 2000),
