@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
-from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, compiled, longest_phrase
+from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, longest_phrase
 from calculator.wording import formula_from_words, tokenize
 from domain.periods import Period
 
@@ -102,7 +102,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     core = _core_formula(asked, phrases)
     if core is None:
         return Refusal(f"no metric or line item recognised in {asked!r}")
-    if qualified := _qualified_item(asked, core[0]):
+    if qualified := _qualified_item(asked, core[0], phrases):
         return Refusal(f"{qualified!r} is not a metric the calculator defines")
     formula, title = _refined_by_instruction(core, " ".join(rest), asked, phrases)
     for name in unreadable:
@@ -130,22 +130,23 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     return FormulaChoice(formula, base, title, presentation, defined, how)
 
 
-def _qualified_item(asked: str, formula: str) -> str | None:
+def _qualified_item(asked: str, formula: str, phrases: tuple) -> str | None:
     """The words of ``asked`` that qualify its one item into another quantity ("revenue per
     employee", "book value per share") or set it against another item ("capex to
-    depreciation"), or None: then the item is not the answer."""
+    depreciation"), or None: then the item is not the answer. Read where the tokenizer
+    read the item."""
     item = _SINGLE_ITEM.fullmatch(formula)
     if item is None:
         return None
-    for pattern, name in compiled():
-        if name != item.group(1):
+    for token in tokenize(asked, phrases):
+        if token.kind != "term" or token.text != item.group(1):
             continue
-        for found in pattern.finditer(asked):
-            if after := QUALIFIED.match(asked, found.end()):
-                return asked[found.start() : after.end()]
-            against = AGAINST.match(asked, found.end())
-            if against and (other := _other_item(asked, against.end())):
-                return asked[found.start() : other]
+        end, _ = longest_phrase(asked, token.start, phrases)
+        if after := QUALIFIED.match(asked, end):
+            return asked[token.start : after.end()]
+        against = AGAINST.match(asked, end)
+        if against and (other := _other_item(asked, against.end())):
+            return asked[token.start : other]
     return None
 
 

@@ -15,6 +15,7 @@ from itertools import pairwise
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
+from domain.periods import parse_cell
 from programs.figures import lower_first
 from programs.verdicts import Point, trend_verdict
 from signatures.composer import TableRow
@@ -254,9 +255,11 @@ def _series(
 def _position(figure: Figure, ref: SliceRef) -> tuple[int, int]:
     """Where ``figure`` stands in time: its own period ("FY2021" read from FY2022's
     comparative columns stands before FY2022's figure of the same slice), else its slice's."""
-    if m := re.match(r"FY(\d{4})(?:Q([1-4]))?", figure.period):
-        return int(m.group(1)), int(m.group(2) or 4)
-    return ref.fy, ref.fq or 4
+    try:
+        fy, fq = parse_cell(figure.period)
+    except ValueError:
+        return ref.fy, ref.fq or 4
+    return fy, fq or 4
 
 
 def _pair_markers(before: Figure, after: Figure, numbers: dict[str, int]) -> str:
