@@ -38,6 +38,11 @@ WORDS_WITHOUT_NUMBERS = 0.8
 MIN_WORDS_WITHOUT_NUMBERS = 6
 WORDS_WITH_NUMBERS = 0.4
 DISTINCT_DIGITS = 3
+#: A sentence without numbers that restates its question is cited where every word it adds
+#: (at least two: one name alone, "Pharmaceutical", is a guess among a page's several) and
+#: at least half of the words it restates are on the page.
+MIN_ADDED_WORDS = 2
+RESTATED_WORDS = 0.5
 #: How far a sentence's figure may sit from the page's to be cited to it, beyond the
 #: rounding its own digits allow ("$1.5 billion" for 1,486 million): none. The metric's 1%
 #: grounding tolerance let a made-up "$1,478.5 million" of revenue per employee be cited
@@ -91,10 +96,34 @@ def printed_as_amount(number: NumberToken, text: str) -> bool:
     )
 
 
-def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
-    """The uid of the page (uid -> text) that best supports ``sentence``, or None."""
+def _share(words: frozenset[str], page_words: frozenset[str]) -> float:
+    return len(words & page_words) / len(words) if words else 1.0
+
+
+def _answers_on_page(
+    words: frozenset[str], asked: frozenset[str], page_words: frozenset[str]
+) -> bool:
+    """Whether a sentence without numbers that restates its question holds on the page:
+    every word it adds to the question's (its answer: "the Consumer Health segment") is
+    there, as are at least half of the words it takes from the question. The restated
+    words are the model's paraphrase of the question ("will be treated … onward"), which
+    a page words its own way; the added words are the claim."""
+    added, restated = words - asked, words & asked
+    return (
+        len(added) >= MIN_ADDED_WORDS
+        and _share(added, page_words) >= WORDS_WITHOUT_NUMBERS
+        and _share(restated, page_words) >= RESTATED_WORDS
+    )
+
+
+def supporting_page(sentence: str, pages: Mapping[str, str], question: str = "") -> str | None:
+    """The uid of the page (uid -> text) that best supports ``sentence``, or None.
+
+    ``question`` (the probe's) lets a sentence without numbers that restates it be cited to
+    the page that holds what it adds (:func:`_answers_on_page`)."""
     words, numbers = content_words(sentence), extract_numbers(sentence)
-    if not numbers and len(words) < MIN_WORDS_WITHOUT_NUMBERS:
+    asked = content_words(question) if question and not numbers else frozenset()
+    if not numbers and len(words) < MIN_WORDS_WITHOUT_NUMBERS and not asked:
         return None
     distinct = any(_is_distinct(n) for n in numbers)
     need = 0.0 if distinct else WORDS_WITH_NUMBERS if numbers else WORDS_WITHOUT_NUMBERS
@@ -105,8 +134,13 @@ def supporting_page(sentence: str, pages: Mapping[str, str]) -> str | None:
             continue
         if not all(printed_as_amount(n, text) for n in numbers if _is_short_amount(n)):
             continue
-        share = len(words & page_words) / len(words) if words else 1.0
-        if share >= need and (best is None or share > best[0]):
+        share = _share(words, page_words)
+        near_verbatim = share >= need and len(words) >= (
+            0 if numbers else MIN_WORDS_WITHOUT_NUMBERS
+        )
+        if not near_verbatim and not (asked and _answers_on_page(words, asked, page_words)):
+            continue
+        if best is None or share > best[0]:
             best = (share, uid)
     return best[1] if best else None
 
@@ -128,15 +162,19 @@ def _cite_uncited(body: str, markers_for: Callable[[str], list[int]]) -> tuple[s
 
 
 def attribute_uncited(
-    answer: CitedAnswer, pages: Mapping[str, str], citations: Mapping[str, Citation]
+    answer: CitedAnswer,
+    pages: Mapping[str, str],
+    citations: Mapping[str, Citation],
+    question: str = "",
 ) -> tuple[CitedAnswer, int]:
     """``answer`` with a citation after each uncited sentence that a page supports
-    (``pages``: uid -> text; ``citations``: uid -> how to cite it), and how many got one."""
+    (``pages``: uid -> text; ``citations``: uid -> how to cite it; ``question``: what the
+    answer answers, see :func:`supporting_page`), and how many got one."""
     number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
     footnotes = list(answer.references.footnotes)
 
     def page_cited(sentence: str) -> list[int]:
-        uid = supporting_page(sentence, pages)
+        uid = supporting_page(sentence, pages, question)
         if uid is None or uid not in citations:
             return []
         if uid not in number_of:

@@ -99,15 +99,16 @@ class VerifiedDraft:
     uncited_prose_dropped: int
 
 
-def verify_draft(raw: str, tool: EquitySearchTool) -> VerifiedDraft:
-    """``raw`` (the researcher's Markdown) checked against the pages ``tool`` retrieved."""
+def verify_draft(raw: str, tool: EquitySearchTool, question: str = "") -> VerifiedDraft:
+    """``raw`` (the researcher's Markdown) checked against the pages ``tool`` retrieved;
+    ``question`` is the probe's (what an uncited sentence may restate)."""
     texts = {uid: hit.text for uid, hit in tool.retrieved.items()}
     citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
     own, copied = drop_copied_lines(raw, texts.values())
     draft = read_draft(own, tool, citations)
     checked = verify_answer(draft.answer, tool.retrieved.keys())
     answer = canonical_footnotes(checked.answer, tool.retrieved)
-    answer, attributed = attribute_uncited(answer, texts, citations)
+    answer, attributed = attribute_uncited(answer, texts, citations, question)
     answer, misquoted = drop_misquoted(answer, texts.values())
     answer, unsupported = drop_uncited_numbers(answer)
     answer, guesses = drop_uncited_after_opening(answer)

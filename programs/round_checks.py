@@ -63,7 +63,7 @@ def check_draft(
 ) -> CheckedDraft:
     """``raw`` checked against the pages ``tool`` retrieved, the slice's statement figure
     ``figure`` (if any) and the probe's question."""
-    verified = verify_draft(raw, tool)
+    verified = verify_draft(raw, tool, probe_question)
     fitted, form_edits = fit_to_question(probe_question, verified.answer)
     checked, contradicting = check_figures(fitted, slice, figure, figures)
     read = {uid: hit.text for uid, hit in tool.retrieved.items()}

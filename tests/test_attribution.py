@@ -41,6 +41,41 @@ def test_a_sentence_no_page_supports_stays_uncited():
     assert supporting_page("Yes.", PAGES) is None
 
 
+SPIN_OFF = {
+    "2c3d4e5f6071": "On the date of the spin, CTSO's Home Care business will be reported as "
+    "discontinued operations, and prior periods will be recast.",
+    "3d4e5f607182": "The Industrial segment grew on pricing; the Home Care business grew "
+    "on volume.",
+}
+SPIN_QUESTION = "Which segment of CTSO will be treated as a discontinued operation from the spin?"
+
+
+def test_a_sentence_restating_its_question_is_cited_where_its_answer_is():
+    answer = "The Home Care business segment of CTSO will be treated as discontinued."
+    assert supporting_page(answer, SPIN_OFF) is None  # too little of it is on any page
+    assert supporting_page(answer, SPIN_OFF, SPIN_QUESTION) == "2c3d4e5f6071"
+
+
+def test_a_restated_question_with_a_guess_or_no_answer_stays_uncited():
+    guess = "The Industrial business of CTSO will be treated as discontinued from the spin."
+    assert supporting_page(guess, SPIN_OFF, SPIN_QUESTION) is None  # no page says it
+    one_name = "The Industrial segment will be treated as a discontinued operation."
+    assert supporting_page(one_name, SPIN_OFF, SPIN_QUESTION) is None  # one added word
+    echo = "A segment of CTSO will be treated as a discontinued operation from the spin."
+    assert supporting_page(echo, SPIN_OFF, SPIN_QUESTION) is None  # it adds nothing
+
+
+@given(st.sampled_from(sorted(SPIN_OFF)), st.text(alphabet="abcdefgh ", max_size=30))
+def test_a_restated_question_is_cited_only_to_a_page_holding_every_added_word(uid, noise):
+    sentence = f"The Home Care business {noise} of CTSO will be treated as discontinued."
+    cited = supporting_page(sentence, SPIN_OFF, SPIN_QUESTION)
+    if cited is not None:
+        from programs.attribution import content_words
+
+        added = content_words(sentence) - content_words(SPIN_QUESTION)
+        assert len(added) >= 2 and added <= content_words(SPIN_OFF[cited])
+
+
 def test_a_figure_near_a_page_figure_is_not_cited_to_it_unless_its_rounding_allows():
     # 12,004 is within 1% of 12,050, but "$12,050 million" is not a rounding of it.
     assert supporting_page("Cloud revenue was $12,050 million.", PAGES) is None
