@@ -17,7 +17,9 @@
 5. a cell the grid does not hold never fails a run: the nearest cell that holds the
    company's filings is researched instead (the FY's annual filing for a quarter, else the
    closest period), and a Scope line says which and why; a deep or trend request's
-   missing quarters and a comparison period that is absent are reported, not substituted.
+   missing quarters and a comparison period that is absent are reported, not substituted,
+   as is a quarter asked beside the same quarter of a later year held (that filing's
+   comparative columns print it).
 
 Everything here is a pure function of its inputs, so the rules are property-tested.
 """
@@ -204,9 +206,10 @@ def _absent_prior_reason(ref: SliceRef, sequential: bool) -> str:
             f"{ref.label} is not in the grid, and no later quarter's filing reports it: "
             "the sequential change is not computed"
         )
+    later = f"FY{ref.fy + 1}" if ref.fq == 4 else f"FY{ref.fy + 1} Q{ref.fq}"
     return (
         f"{ref.label} is not in the grid; its figures come from the "
-        f"comparative columns of FY{ref.fy + 1}'s filing"
+        f"comparative columns of {later}'s filing"
     )
 
 
@@ -293,10 +296,12 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             if (ticker, fy, fq) in held:
                 add(ref)
                 continue
-            # An earlier year's year to date is printed beside the later one's, in its filing's
-            # comparative columns: an annual filing standing in would compare a whole year.
-            if (fy, fq) in compared or (to_date and fy < max(years)):
-                note = _absent_prior_reason(ref, facets.sequential)
+            # An earlier year's year to date, or quarter, is printed beside the later one's in
+            # its filing's comparative columns: an annual filing standing in for it would
+            # compare a whole year with a quarter.
+            year_ago = fq != 4 and (fy + 1, fq) in asked and (ticker, fy + 1, fq) in held
+            if (fy, fq) in compared or (to_date and fy < max(years)) or year_ago:
+                note = _absent_prior_reason(ref, facets.sequential and not year_ago)
                 if note not in scope:
                     scope.append(note)
                 continue

@@ -122,7 +122,7 @@ def test_no_period_means_the_latest_10k_or_10q_per_ticker(cells):
     ]
     trend = plan_slices(Facets(tickers=["PEP"], trend=True), grid)
     assert [s.label for s in trend.slices] == ["PEP FY2023 Q2"]  # FY2022 Q2 is not held:
-    assert any("comparative columns of FY2023's filing" in line for line in trend.scope)
+    assert any("comparative columns of FY2023 Q2's filing" in line for line in trend.scope)
 
 
 def test_a_year_counted_back_is_counted_from_the_latest_annual_filing(cells):
@@ -331,6 +331,15 @@ def test_plan_properties(grid, facets):
             for fy, fq in itertools.product(years, quarters):
                 label = SliceRef(ticker=ticker, fy=fy, fq=fq).label
                 if label in planned or label in plan.missing:
+                    continue
+                if fq != 4 and fy + 1 in years and (ticker, fy + 1, fq) in held:
+                    # a year-ago quarter: read from the later quarter's comparative columns
+                    assert (
+                        f"{label} is not in the grid; its figures come from the "
+                        + (f"comparative columns of FY{fy + 1} Q{fq}'s filing")
+                        in scope
+                    )
+                    assert f"{ticker} FY{fy + 1} Q{fq}" in planned
                     continue
                 assert f"{label} is not in the grid; researched" in scope
                 used = scope.split(f"{label} is not in the grid; researched ")[1].split(" (")[0]
@@ -574,6 +583,27 @@ def test_year_to_date_is_the_years_latest_filing_and_an_earlier_year_its_compara
     )
     # a closed year's year to date is the whole year: its annual filing
     assert plan(cells, "3M's revenue YTD 2022").labels == ["MMM FY2022 Q4"]
+
+
+def test_a_year_ago_quarter_is_read_from_the_later_quarters_filing_not_the_annual_one(cells):
+    # PEP holds FY2023 Q2 (an earnings release) and FY2022's 10-K, but no FY2022 Q2 filing:
+    # the annual filing would compare a whole year with a quarter; the later quarter's
+    # filing prints the year-ago quarter beside its own.
+    for question in [
+        "Did PepsiCo's revenue grow in Q2 of FY2023 compared to Q2 of FY2022?",
+        "Compare PepsiCo's operating income in Q2 2022 and Q2 2023.",
+    ]:
+        result = plan(cells, question)
+        assert result.labels == ["PEP FY2023 Q2"], question
+        said = " ".join(result.user_notes())
+        assert (
+            "PEP FY2022 Q2 is not in the grid; its figures come from the comparative "
+            + ("columns of FY2023 Q2's filing")
+            in said
+        ), said
+    # a quarter asked alone still gets its year's annual filing, said so
+    result = plan(cells, "What was PepsiCo's revenue in Q2 of FY2022?")
+    assert result.labels == ["PEP FY2022 Q4"]
 
 
 TWO_YEARS = ["MMM FY2021 Q4", "MMM FY2022 Q4"]
