@@ -40,7 +40,7 @@ WORDS_WITH_NUMBERS = 0.4
 DISTINCT_DIGITS = 3
 #: A sentence without numbers that restates its question is cited where every word it adds
 #: (at least two: one name alone, "Pharmaceutical", is a guess among a page's several) and
-#: at least half of the words it restates are on the page.
+#: at least half of the words it restates (two or more) are on the page.
 MIN_ADDED_WORDS = 2
 RESTATED_WORDS = 0.5
 #: How far a sentence's figure may sit from the page's to be cited to it, beyond the
@@ -105,14 +105,18 @@ def _answers_on_page(
 ) -> bool:
     """Whether a sentence without numbers that restates its question holds on the page:
     every word it adds to the question's (its answer: "the Consumer Health segment") is
-    there, as are at least half of the words it takes from the question. The restated
-    words are the model's paraphrase of the question ("will be treated … onward"), which
-    a page words its own way; the added words are the claim."""
+    there, as are at least half of the words it takes from the question, two or more. The
+    restated words are the model's paraphrase of the question ("will be treated …
+    onward"), which a page words its own way; the added words are the claim. A sentence
+    that restates nothing of the question is no answer to it, and is held to the
+    near-verbatim rule."""
     added, restated = words - asked, words & asked
+    found = len(restated & page_words)
     return (
         len(added) >= MIN_ADDED_WORDS
         and _share(added, page_words) >= WORDS_WITHOUT_NUMBERS
-        and _share(restated, page_words) >= RESTATED_WORDS
+        and found >= MIN_ADDED_WORDS
+        and found >= RESTATED_WORDS * len(restated)
     )
 
 
