@@ -42,7 +42,7 @@ from domain.periods import MIN_FY, Period, read_periods
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import inapplicable_verdict, lacking_at_financials
-from programs.verdicts import benchmark_verdict, change_verdict
+from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
@@ -334,6 +334,9 @@ class Figures:
             and (
                 benchmark_verdict(question, calculation.title, calculation.value, value)
                 or change_verdict(question, calculation.title, calculation.value, value, sector)
+                or presence_verdict(
+                    question, computed.choice.formula, calculation.title, calculation.value, value
+                )
             )
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first

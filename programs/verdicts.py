@@ -9,6 +9,11 @@ which side it falls on, citing the figure's pages; a researched sentence that op
 the other verdict is removed (:mod:`programs.figure_check`). Other figures get no verdict
 from code: where the benchmark depends on the industry, the judgement stays the model's.
 
+A yes/no question on whether a company pays, holds or spends something at all ("Has MGM
+paid dividends in FY2022?", "Does Corning carry long-term debt?") is settled by the figure
+itself, for amounts that are never negative in substance (:data:`PRESENCE_FORMULAS`): any
+figure but zero is a yes (:func:`presence_verdict`).
+
 Likewise a yes/no question on a figure's direction ("Has the quick ratio improved?", "Did
 capex increase?") is settled by the two periods' figures, or by the computed change: code
 opens the answer with it. "Improved" needs to know which way is better, so only figures
@@ -213,3 +218,61 @@ def _direction_answer(
     if up or down:
         return "Yes" if changed and rose == up else "No"
     return None
+
+
+#: Formulas (the calculator's, ``abs(...)`` unwrapped) of amounts a company pays, spends or
+#: owes, never negative in substance: "Has it paid dividends?" is answered by any figure
+#: but zero. Signed figures (net income, cash flow) are not: "Did it have net income?"
+#: asks about a sign, not a presence.
+PRESENCE_FORMULAS = frozenset(
+    {
+        "capex",
+        "dividends_paid",
+        "buybacks",
+        "interest_expense",
+        "income_tax",
+        "total_debt",
+        "long_term_debt",
+        "short_term_debt",
+    }
+)
+#: Verbs by which a question asks whether the company pays, holds or spends the item at all.
+_PRESENCE = re.compile(
+    r"\b(?:pa(?:y|ys|id|ying)|ha(?:ve|s|d)|hold(?:s|ing)?|held|carr(?:y|ies|ied)|"
+    r"report(?:s|ed)?|record(?:s|ed)?|incur(?:s|red)?|spen(?:d|ds|t)|distribut\w*|"
+    r"declar\w*|owe[ds]?)\b",
+    re.IGNORECASE,
+)
+#: Words that make it a comparison or a threshold, not a presence ("more dividends than").
+_COMPARING = re.compile(
+    r"\b(?:more|less|fewer|greater|higher|lower|above|below|over|under|exceed\w*|"
+    r"at (?:least|most)|than|compared?|versus|vs\.?|relative|significant\w*|material\w*|"
+    r"too much|a lot)\b",
+    re.IGNORECASE,
+)
+#: The periods a question may name ("FY2022", "2022", "Q2 FY23"); any other number in it is
+#: a threshold.
+_PERIOD_NUMBER = re.compile(
+    r"\b(?:fy|q[1-4]|h[12])\s*'?\d{2,4}\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b|\bfy\b", re.I
+)
+
+#: A number standing alone ("$1", "5%", "10 million"), not a name's digits ("3M").
+_THRESHOLD = re.compile(r"(?<![A-Za-z\d])\$?\d[\d,.]*(?![A-Za-z\d])")
+
+
+def presence_verdict(
+    question: str, formula: str, title: str, value: float, text: str
+) -> str | None:
+    """``Yes: dividends paid came to $4.05 million`` for a yes/no question on whether the
+    company pays, holds or spends the item ``formula`` at all; None when the question asks a
+    comparison, a threshold, a direction or health, or the item may be signed."""
+    base = formula.removeprefix("abs(").removesuffix(")")
+    if base not in PRESENCE_FORMULAS or not is_yes_no_question(question):
+        return None
+    if not _PRESENCE.search(question) or _COMPARING.search(question):
+        return None
+    if any(p.search(question) for p in (RISES, FALLS, _BETTER, _WORSE, _HEALTH, _INVERTED)):
+        return None
+    if _THRESHOLD.search(_PERIOD_NUMBER.sub(" ", question)):
+        return None  # a threshold ("dividends above $1 per share")
+    return f"{'Yes' if value else 'No'}: {title.lower()} came to {text}"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
 from programs.research_program import ResearchProgram, ResearchSettings
-from programs.verdicts import benchmark_verdict, opposes
+from programs.verdicts import benchmark_verdict, opposes, presence_verdict
 
 HEALTHY = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
 
@@ -168,3 +168,48 @@ def test_one_researched_probe_beside_a_figure_is_the_answer_with_no_summary_or_c
         cited = {uid_of[m] for m in sentence.markers}
         own = figure_probe["citations"] if "quick ratio" in sentence.text.lower() else None
         assert cited <= set(own or researched["citations"]), sentence.text
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "title", "value", "text", "verdict"),
+    [
+        ("Has Acme paid dividends to common shareholders in FY2031?", "abs(dividends_paid)",
+         "Dividends paid", 4.05e6, "$4.05 million", "Yes: dividends paid came to $4.05 million"),
+        ("Does Acme carry any long-term debt as of FY2031?", "long_term_debt",
+         "Long-term debt", 0.0, "$0 million", "No: long-term debt came to $0 million"),
+        ("Did 3M spend anything on capital expenditure in Q2 FY31?", "abs(capex)",
+         "Capital expenditure", 1e6, "$1 million", "Yes: capital expenditure came to $1 million"),
+    ],
+)  # fmt: skip
+def test_a_yes_no_question_on_whether_an_amount_exists_is_answered_by_the_figure(
+    question, formula, title, value, text, verdict
+):
+    assert presence_verdict(question, formula, title, value, text) == verdict
+
+
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("What dividends did Acme pay in FY2031?", "abs(dividends_paid)"),  # no yes/no asked
+        ("Did Acme pay more dividends than in FY2030?", "abs(dividends_paid)"),  # comparison
+        ("Did Acme pay dividends above $1 per share?", "abs(dividends_paid)"),  # threshold
+        ("Has Acme increased its debt?", "total_debt"),  # a direction: change_verdict's
+        ("Does Acme have a healthy level of debt?", "total_debt"),  # health
+        ("Did Acme have net income in FY2031?", "net_income"),  # a signed figure
+    ],
+)
+def test_no_presence_verdict_where_the_question_asks_more_or_the_figure_is_signed(
+    question, formula
+):
+    assert presence_verdict(question, formula, "Total debt", 1.0, "$1 million") is None
+
+
+@given(
+    st.sampled_from(["more", "less", "higher", "at least", "above", "compared with"]),
+    st.sampled_from(["abs(dividends_paid)", "total_debt", "abs(capex)", "abs(buybacks)"]),
+)
+def test_a_comparison_or_threshold_never_gets_a_presence_verdict(word, formula):
+    question = f"Did Acme pay {word} dividends in FY2031?"
+    assert presence_verdict(question, formula, "Dividends paid", 1.0, "$1 million") is None
+    question = f"Does Acme have debt of $2,{word[:1]}00 million?".replace(word[:1], "5")
+    assert presence_verdict(question, formula, "Total debt", 1.0, "$1 million") is None
