@@ -222,15 +222,14 @@ def _direction_answer(
 
 #: Formulas (the calculator's, ``abs(...)`` unwrapped) of amounts a company pays, spends or
 #: owes, never negative in substance: "Has it paid dividends?" is answered by any figure
-#: but zero. Signed figures (net income, cash flow) are not: "Did it have net income?"
-#: asks about a sign, not a presence.
+#: but zero. Signed figures (net income, cash flow, income tax, which a benefit makes
+#: negative) are not: "Did it have net income?" asks about a sign, not a presence.
 PRESENCE_FORMULAS = frozenset(
     {
         "capex",
         "dividends_paid",
         "buybacks",
         "interest_expense",
-        "income_tax",
         "total_debt",
         "long_term_debt",
         "short_term_debt",
