@@ -10,7 +10,8 @@ that fails one is sent back with the reason, in words the researcher can act on.
 :class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
 :func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
 dagger, and the last round always closes. :func:`pasted_verdict` sends back, before any
-reviewer, a draft that pasted its evidence.
+reviewer, a draft that pasted its evidence, and :data:`EMPTY_VERDICT` one of which nothing
+was kept.
 """
 
 from __future__ import annotations
@@ -147,6 +148,19 @@ def floor_verdict(
 PASTED_DRAFT = (
     "The draft pasted the evidence instead of answering. Answer the probe question in one or "
     "two sentences of your own, each ending with the hit number of its page, such as [1]."
+)
+
+
+#: Code's verdict on a draft of which its checks kept nothing (the model wrote only hit
+#: numbers, "[1][4] [2][5]", or only sentences whose figures no page prints): no reviewer
+#: can judge an empty draft, and asked to, the 1.5B reviewer closed the probe as
+#: insufficient evidence in its first round ("How many reportable segments does 3M have?").
+EMPTY_VERDICT = ReviewVerdict(
+    follow_up_prompts=[
+        "Nothing of the draft could be kept. Answer the probe question in one or two "
+        "sentences of your own, each ending with the hit number of its page, such as [1]."
+    ],
+    reason="nothing of the draft could be kept",
 )
 
 

@@ -29,7 +29,7 @@ from citations.hit_numbers import numbered_markdown
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
-from programs.draft_checks import floor_verdict
+from programs.draft_checks import EMPTY_VERDICT, floor_verdict
 from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
@@ -269,6 +269,8 @@ class ProbeLoop:
         answer = run.answer
         if run.pasted and number < self.max_rounds:
             return run.pasted
+        if not answer.body.strip() and number < self.max_rounds:
+            return EMPTY_VERDICT  # nothing to review: a fresh draft, from the next pages
         if not answer.references.footnotes and number >= self.max_rounds:
             # An uncited draft in the last round closes as insufficient evidence whatever
             # a reviewer says (code's floor): no call to spend on it.

@@ -1,8 +1,8 @@
 """A round after a draft that could cite none of its pages writes a fresh draft from the next
 pages of the same search; a round after a cited draft revises it from the follow-up's search;
 a round after a draft that pasted its evidence (alone, or after a sentence) reads the same
-pages again, told to answer in its own words, with no reviewer asked about it
-(``programs.probe_loop``)."""
+pages again, told to answer in its own words, with no reviewer asked about it; a draft of
+which nothing was kept is sent back by code too (``programs.probe_loop``)."""
 
 from __future__ import annotations
 
@@ -48,9 +48,13 @@ class _Researcher:
     in the rounds listed in ``uncited``, else cites its first page."""
 
     def __init__(
-        self, uncited: set[int], pasted: frozenset[int] = frozenset(), lead: str = ""
+        self,
+        uncited: set[int],
+        pasted: frozenset[int] = frozenset(),
+        lead: str = "",
+        empty: frozenset[int] = frozenset(),
     ) -> None:
-        self.uncited = uncited
+        self.uncited, self.empty = uncited, empty
         self.pasted, self.lead = pasted, lead
         self.shown: list[list[str]] = []
         self.queries: list[str] = []
@@ -72,6 +76,8 @@ class _Researcher:
         self.shown_drafts.append((previous_draft, reviewer_feedback))
         if len(self.shown) in self.uncited:
             return dspy.Prediction(answer_markdown="3M invests in its plants.")
+        if len(self.shown) in self.empty:  # hit numbers and nothing else
+            return dspy.Prediction(answer_markdown="[1][2] [3]")
         if len(self.shown) in self.pasted:  # the evidence block, header and all
             hit = tool.retrieved[hits[0]["uid"]]
             rows = "\n".join(hit.text.splitlines()[:4])
@@ -96,9 +102,15 @@ class _Reviewer:
         return ReviewVerdict(done=True)
 
 
-def _loop(searcher, uncited: set[int], pasted: frozenset[int] = frozenset(), lead: str = ""):
+def _loop(
+    searcher,
+    uncited: set[int],
+    pasted: frozenset[int] = frozenset(),
+    lead: str = "",
+    empty: frozenset[int] = frozenset(),
+):
     """The researcher and reviewer of a two-round probe, and its outcome."""
-    researcher, reviewer = _Researcher(uncited, pasted, lead), _Reviewer()
+    researcher, reviewer = _Researcher(uncited, pasted, lead, empty), _Reviewer()
     loop = ProbeLoop(researcher, reviewer, searcher, max_rounds=2, k=3)  # type: ignore[arg-type]
     probe = Probe(probe_title="The question", probe_question=QUERY)
     return researcher, reviewer, loop.run(QUERY, SliceRef(ticker="MMM", fy=2022, fq=4), probe, 1)
@@ -145,3 +157,15 @@ def test_a_round_after_a_pasted_draft_reads_the_same_pages_in_its_own_words(sear
     assert first["copied_lines_dropped"] > 0
     answer = outcome.answer
     assert not answer.insufficient_evidence and "capital spending" in answer.answer.body
+
+
+def test_a_draft_of_which_nothing_was_kept_is_sent_back_by_code_for_a_fresh_draft(searcher):
+    researcher, reviewer, outcome = _loop(searcher, uncited=set(), empty=frozenset({1}))
+    assert reviewer.rounds == [2]  # no reviewer was asked about an empty draft
+    ranked = _ranked(searcher, QUERY, 6)
+    assert researcher.shown == [ranked[:3], ranked[3:6]]  # the next pages, afresh
+    first = outcome.record["rounds"][0]
+    assert first["verdict"]["reason"] == "nothing of the draft could be kept"
+    assert not first["verdict"]["done"]
+    assert not outcome.answer.insufficient_evidence
+    assert "capital spending" in outcome.answer.answer.body
