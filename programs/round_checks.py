@@ -16,7 +16,9 @@ the pages the probe retrieved (never the model's word for them):
    where its own two numbers fell (or the reverse) goes;
 6. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
    quarter over quarter where its cited pages speak of no such comparison goes;
-7. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+7. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
+   segments or customers where its cited pages name no such thing goes;
+8. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
    back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -34,6 +36,7 @@ from programs.answer_form import fit_to_question
 from programs.basis_check import drop_unsupported_sequential
 from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
+from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
 from programs.draft_checks import pasted_verdict
 from programs.drafts import VerifiedDraft, verify_draft
@@ -70,6 +73,7 @@ def check_draft(
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
+    checked, miscounted = drop_miscounted(checked, read)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -87,6 +91,7 @@ def check_draft(
         "misattributed_causes_dropped": misattributed,
         "misdirected_dropped": misdirected,
         "unsupported_sequential_dropped": unsupported_sequential,
+        "miscounted_dropped": miscounted,
         "form_edits": form_edits,
         "citations": [f.citation.uid for f in answer.references.footnotes],
     }

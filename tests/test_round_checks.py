@@ -22,6 +22,7 @@ COUNTERS = {
     "misattributed_causes_dropped",
     "misdirected_dropped",
     "unsupported_sequential_dropped",
+    "miscounted_dropped",
 }
 
 
