@@ -82,6 +82,13 @@ def _spawn(*words: str) -> subprocess.Popen:
         start_new_session=True,
     )
     threading.Thread(target=proc.wait, daemon=True).start()
+    # Until the child has exec'd, its command line is empty (or its parent's): on a loaded
+    # machine a check could read that instead of ``words``.
+    deadline = time.monotonic() + 15
+    while words and words[-1] not in (dashboard.command_line(proc.pid) or []):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
     return proc
 
 
