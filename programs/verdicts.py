@@ -25,6 +25,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from domain.period_patterns import (
+    DATE_RE,
+    HALF_WITH_YEAR_RE,
+    NUMERIC_DATE_RE,
+    QUARTER_RE,
+    QUARTER_WITH_YEAR,
+    YEAR_RE,
+)
 from metrics.answer_verdicts import is_yes_no_question, yes_no_polarity
 
 
@@ -249,14 +257,17 @@ _COMPARING = re.compile(
     r"too much|a lot)\b",
     re.IGNORECASE,
 )
-#: The periods a question may name ("FY2022", "2022", "Q2 FY23"); any other number in it is
-#: a threshold.
-_PERIOD_NUMBER = re.compile(
-    r"\b(?:fy|q[1-4]|h[12])\s*'?\d{2,4}\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b|\bfy\b", re.I
-)
-
+#: The periods a question may name, read with the project's period grammar ("FY2022",
+#: "Q2 FY23", "June 30, 2023"); any other number in it is a threshold.
+_PERIODS = (NUMERIC_DATE_RE, DATE_RE, *QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE, QUARTER_RE, YEAR_RE)
 #: A number standing alone ("$1", "5%", "10 million"), not a name's digits ("3M").
 _THRESHOLD = re.compile(r"(?<![A-Za-z\d])\$?\d[\d,.]*(?![A-Za-z\d])")
+
+
+def _without_periods(question: str) -> str:
+    for pattern in _PERIODS:
+        question = pattern.sub(" ", question)
+    return question
 
 
 def presence_verdict(
@@ -272,6 +283,6 @@ def presence_verdict(
         return None
     if any(p.search(question) for p in (RISES, FALLS, _BETTER, _WORSE, _HEALTH, _INVERTED)):
         return None
-    if _THRESHOLD.search(_PERIOD_NUMBER.sub(" ", question)):
+    if _THRESHOLD.search(_without_periods(question)):
         return None  # a threshold ("dividends above $1 per share")
     return f"{'Yes' if value else 'No'}: {title.lower()} came to {text}"

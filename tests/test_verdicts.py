@@ -213,3 +213,11 @@ def test_a_comparison_or_threshold_never_gets_a_presence_verdict(word, formula):
     assert presence_verdict(question, formula, "Dividends paid", 1.0, "$1 million") is None
     question = f"Does Acme have debt of $2,{word[:1]}00 million?".replace(word[:1], "5")
     assert presence_verdict(question, formula, "Total debt", 1.0, "$1 million") is None
+
+
+@pytest.mark.parametrize(
+    "period", ["FY2031", "fiscal 2031", "Q2 FY31", "2Q31", "Q22031", "H1 2031", "June 30, 2031"]
+)
+def test_a_period_in_any_form_is_no_threshold(period):
+    question = f"Did Acme pay dividends in {period}?"
+    assert presence_verdict(question, "abs(dividends_paid)", "Dividends paid", 1e6, "$1 million")
