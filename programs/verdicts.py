@@ -149,9 +149,12 @@ def wrong_way(title: str, rose: bool) -> tuple[re.Pattern[str], ...]:
 
 def _names(question: str, title: str) -> bool:
     """Whether ``question`` names the figure ``title``, "total" left out as people leave it
-    ("has it increased its debt" names total debt)."""
+    ("has it increased its debt" names total debt), in the plural too ("Did Nike's
+    inventories increase?" names inventory)."""
     asked, name = question.lower(), title.strip().lower()
-    return any(re.search(rf"\b{re.escape(n)}", asked) for n in {name, name.removeprefix("total ")})
+    names = {name, name.removeprefix("total ")}
+    names |= {n[:-1] + "ies" for n in names if n.endswith("y")}
+    return any(re.search(rf"\b{re.escape(n)}", asked) for n in names)
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,9 @@ def _p(period: str, value: float, text: str) -> Point:
          "Total debt", (50, 47), "No: the total debt fell from 50 in FY2030 to 47"),
         ("Did Acme's gross margins improve in FY2031?",
          "Gross margin", (0.2, 0.3), "Yes: the gross margin rose"),
+        # A plural in -ies names its singular in -y.
+        ("Did Acme's inventories increase in FY2031, and why?",
+         "Inventory", (84, 85), "Yes: the inventory rose from 84 in FY2030 to 85"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
