@@ -18,7 +18,9 @@ the pages the probe retrieved (never the model's word for them):
    quarter over quarter where its cited pages speak of no such comparison goes;
 7. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
    segments or customers where its cited pages name no such thing goes;
-8. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+8. :func:`programs.period_check.drop_later_years`: a sentence that names a fiscal year
+   later than every cited filing's own goes (the question's year on another year's page);
+9. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
    back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -39,8 +41,9 @@ from programs.claim_check import check_figures
 from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
 from programs.draft_checks import pasted_verdict
-from programs.drafts import VerifiedDraft, verify_draft
+from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.figures import Figures
+from programs.period_check import drop_later_years
 from retrieval.search.tools import EquitySearchTool
 from signatures.reviewer import ReviewVerdict
 from signatures.synthesiser import Figure
@@ -74,6 +77,8 @@ def check_draft(
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
     checked, miscounted = drop_miscounted(checked, read)
+    years = {uid: hit.fy for uid, hit in tool.retrieved.items() if hit.doc_type != WEB_DOC_TYPE}
+    checked, later_years = drop_later_years(checked, years)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -92,6 +97,7 @@ def check_draft(
         "misdirected_dropped": misdirected,
         "unsupported_sequential_dropped": unsupported_sequential,
         "miscounted_dropped": miscounted,
+        "later_years_dropped": later_years,
         "form_edits": form_edits,
         "citations": [f.citation.uid for f in answer.references.footnotes],
     }

@@ -23,6 +23,7 @@ COUNTERS = {
     "misdirected_dropped",
     "unsupported_sequential_dropped",
     "miscounted_dropped",
+    "later_years_dropped",
 }
 
 
