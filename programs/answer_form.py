@@ -1,11 +1,14 @@
-"""A draft's form fitted to its question, by code: no echoed questions, no stray yes/no.
+"""A draft's form fitted to its question, by code: no echoed questions, no pointers, no stray
+yes/no.
 
 A small model often restates the question before answering it ("Is growth expected to
 accelerate? Yes, …") and opens with "Yes," whatever was asked ("What share of the
 buybacks fell in Q4?" answered "Yes, the figure is …"). Neither carries evidence, and a
 reader (or the answer metric) takes the stray "Yes" as the answer. So a sentence of the
 draft that is itself a question, or that pastes the question's words back (its "if X is
-not meaningful, explain why" instruction), is removed; and a draft answering a question
+not meaningful, explain why" instruction), or that only says where something is written
+("The figure comes from the statement of income, specifically on page¹ …"), is removed;
+and a draft answering a question
 that asks "what", "which", "who", "how", "why", "when" or "where" (and has no yes/no
 clause anywhere) loses its opening "Yes,"/"No,". A yes/no question's verdict is never
 touched here: it is checked by :mod:`programs.verdicts` and :mod:`programs.draft_checks`.
@@ -57,6 +60,29 @@ def asks_yes_or_no(question: str) -> bool:
     return any(_POLAR_CLAUSE.search(part) for part in parts)
 
 
+#: A sentence that says where an answer is written, not what it is ("The figure comes from
+#: the statement of income, specifically on page¹ of LMT's 2021 10-K report."): a pointer.
+_POINTER = re.compile(
+    r"\b(?:comes?|came|taken|derived|found|located|shown|provided|listed)\s+(?:from|in|on|at)\s+"
+    r"(?:the\s+|this\s+|that\s+)?(?:page|statement|report|filing|table|document|evidence|"
+    r"income statement|balance sheet|cash flow statement|10-[kq])\b"
+    r"|\b(?:specifically\s+)?on page\b",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"\d")
+#: Numbers in a pointer that are no figure: a year, a page's number, a form's name.
+_NOT_FIGURES = re.compile(
+    r"\b(?:19|20)\d\d\b|\b(?:p\.|page)\s*\d+|\b(?:10|8)-[kq]\b", re.IGNORECASE
+)
+
+
+def _is_pointer(text: str) -> bool:
+    """Whether a sentence only says where something is written: a pointer, and no figure
+    but a year, a page's number or a form's name."""
+    plain = _INLINE_MARKERS.sub(" ", text)
+    return bool(_POINTER.search(plain)) and not _NUMBER.search(_NOT_FIGURES.sub(" ", plain))
+
+
 def _is_question(text: str) -> bool:
     return _MARKERS.sub("", text.strip()).endswith("?")
 
@@ -79,7 +105,8 @@ def fit_to_question(question: str, answer: CitedAnswer) -> tuple[CitedAnswer, in
     echoed = [
         s
         for s in split_sentences(body)
-        if not s.in_table and (_is_question(s.text) or _copies(s.text, question))
+        if not s.in_table
+        and (_is_question(s.text) or _copies(s.text, question) or _is_pointer(s.text))
     ]
     if echoed:  # the body's own trailing space kept, none left by a removed last sentence
         body = without_units(body, echoed).rstrip() + body[len(body.rstrip()) :]

@@ -112,3 +112,25 @@ def test_the_questions_instruction_pasted_into_the_answer_goes():
         "then state that and explain why¹."
     )
     assert fitted(question, body) == "Inventory turnover was 4.4¹."
+
+
+def test_a_sentence_that_only_says_where_the_answer_is_written_goes():
+    answer = CitedAnswer(
+        body="The figure comes from the statement of income, specifically on page¹ of Acme's "
+        "2030 10-K report. Revenue CAGR was 0.4%.²"
+    )
+    fitted, edits = fit_to_question("What was Acme's 2-year revenue CAGR?", answer)
+    assert edits == 1 and fitted.body == "Revenue CAGR was 0.4%.²"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Revenue was $5,207 million, as shown in the income statement.¹",  # a figure
+        "The 10-K shows that revenue grew on higher prices.¹",  # what, not where
+        "Capex is reported net of disposals.¹",
+    ],
+)
+def test_a_claim_that_names_its_source_is_no_pointer(claim):
+    answer = CitedAnswer(body=claim)
+    assert fit_to_question("What was Acme's revenue?", answer) == (answer, 0)
