@@ -41,6 +41,10 @@ SCOPE_HEADING = "**Scope**"
 _REPORT_NOTES_RE = re.compile(
     rf"^(?:{re.escape(FORMULAS_HEADING)}|{re.escape(SCOPE_HEADING)})\s*$", re.MULTILINE
 )
+#: What a report says under a slice that has no cited finding: a note to the reader, not a
+#: hedge of the answer above it.
+NO_CITED_FINDINGS = "_No cited findings: the evidence gathered did not support any claim._"
+_NO_FINDINGS_RE = re.compile(rf"^{re.escape(NO_CITED_FINDINGS)}\s*$\n?", re.MULTILINE)
 
 _TO_SUPER = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 _FROM_SUPER = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
@@ -65,12 +69,16 @@ _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*)?\**(?P<name>Sources|Notes)\**:?\**\
 
 
 def without_report_notes(markdown: str) -> str:
-    """``markdown`` up to its Formulas or Scope block. A report with no cited answer has no
-    Sources block, so its Scope notes would read as its body, and they quote the question
-    ("insufficient evidence on “What was MGM's interest coverage ratio …”"): a metric
-    judging the answer would find the question's words there and count them as said."""
+    """``markdown`` up to its Formulas or Scope block, without the note under a slice that
+    has no cited finding. A report with no cited answer has no Sources block, so its Scope
+    notes would read as its body, and they quote the question ("insufficient evidence on
+    “What was MGM's interest coverage ratio …”"): a metric judging the answer would find the
+    question's words there and count them as said. And a slice's "No cited findings: the
+    evidence gathered did not support any claim" under a cited answer read as the answer's
+    own hedge: Lockheed Martin's revenue CAGR, right and cited, was counted a refusal."""
     found = _REPORT_NOTES_RE.search(markdown)
-    return markdown[: found.start()].rstrip() if found else markdown
+    body = markdown[: found.start()].rstrip() if found else markdown
+    return _NO_FINDINGS_RE.sub("", body)
 
 
 def to_superscript(number: int) -> str:

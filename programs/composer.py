@@ -28,6 +28,7 @@ from citations.markup import (
     DAGGER,
     FORMULAS_HEADING,
     MARKER_RE,
+    NO_CITED_FINDINGS,
     SCOPE_HEADING,
     CitedAnswer,
     iter_markers,
@@ -90,9 +91,6 @@ def _unmarked(text: str) -> str:
 
 def _cell(text: str) -> str:
     return re.sub(r"\s+", " ", str(text)).replace("|", "/").strip() or "–"
-
-
-NO_CITED_FINDINGS = "_No cited findings: the evidence gathered did not support any claim._"
 
 
 def unused_flag_notes(report: CitedAnswer, slices: Sequence[SliceResult]) -> list[str]:

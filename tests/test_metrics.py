@@ -299,3 +299,14 @@ def test_citation_coverage_reads_no_scope_note_as_an_uncited_claim():
     notes = "\n\n**Formulas**\n\n- Margin = a ÷ b\n\n**Scope**\n\n- MMM: no period given."
     assert without_report_notes(body + notes) == body
     assert score_citation_coverage(body + notes) == score_citation_coverage(body)
+
+
+def test_a_slice_without_findings_is_no_hedge_of_the_cited_answer_above_it():
+    question = "What is Acme's 2 year total revenue CAGR from FY2028 to FY2030?"
+    report = (
+        "## Answer\n\nACME FY2030 Q4: revenue CAGR was 0.4%¹.\n\n## Findings by slice\n\n"
+        "### ACME FY2029 Q4\n\n_No cited findings: the evidence gathered did not support any "
+        "claim._\n\n### ACME FY2030 Q4\n\nRevenue CAGR in FY2030 was 0.4%¹.\n\n**Sources**\n\n"
+        "¹ ACME 10-K FY2030 p.63 (page_id: 1, uid: aaaaaaaaaaaa)"
+    )
+    assert judge_answer(report, "0.4%", question).label == "correct"
