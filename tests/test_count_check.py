@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from cited import cited_answer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
+from citations.markup import CitedAnswer
 from programs.count_check import COUNTED, counted_nouns, drop_miscounted
 
 UNITS = "Unit counts at period end\n5,306\n5,251\nRetail square feet at period end\n697"
@@ -13,23 +14,16 @@ PEOPLE = "We employed approximately 2.1 million associates as of January 31, 203
 PAGES = {"0a1b2c3d4e5f": UNITS, "1b2c3d4e5f60": PEOPLE}
 
 
-def _answer(body: str, uid: str = "0a1b2c3d4e5f") -> CitedAnswer:
-    citation = Citation(uid=uid, doc_label="ACME 10-K FY2031", page_index=41, page_id=7)
-    return CitedAnswer(
-        body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
-    )
-
-
 def test_a_count_of_what_its_page_does_not_name_goes():
-    answer = _answer("Acme had 5,306 employees at the end of FY2031.¹ Sales rose.¹")
+    answer = cited_answer("Acme had 5,306 employees at the end of FY2031.¹ Sales rose.¹")
     kept, dropped = drop_miscounted(answer, PAGES)
     assert dropped == 1 and kept.body == "Sales rose.¹"
 
 
 def test_a_count_its_page_names_stays_in_the_pages_own_words():
-    stores = _answer("Acme operated 5,306 stores at the end of FY2031.¹")  # "Unit counts"
+    stores = cited_answer("Acme operated 5,306 stores at the end of FY2031.¹")  # "Unit counts"
     assert drop_miscounted(stores, PAGES) == (stores, 0)
-    people = _answer("Acme had about 2.1 million employees.¹", uid="1b2c3d4e5f60")
+    people = cited_answer("Acme had about 2.1 million employees.¹", uid="1b2c3d4e5f60")
     assert drop_miscounted(people, PAGES) == (people, 0)  # "employed", "associates"
     uncited = CitedAnswer(body="Acme had 5,306 employees.")  # for the citation checks
     assert drop_miscounted(uncited, PAGES) == (uncited, 0)
@@ -44,7 +38,7 @@ def test_years_and_measures_are_not_counts():
 
 @given(st.sampled_from(sorted(COUNTED)), st.integers(min_value=2, max_value=99_999))
 def test_a_count_stands_exactly_when_a_cited_page_names_its_noun(noun, count):
-    answer = _answer(f"Acme had {count:,} {noun}s at year end.¹")
+    answer = cited_answer(f"Acme had {count:,} {noun}s at year end.¹")
     for word in COUNTED[noun]:
         page = {"0a1b2c3d4e5f": f"{count:,} {word}s in all"}
         assert drop_miscounted(answer, page) == (answer, 0)

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
+from cited import cited_answer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
 from programs.period_check import drop_later_years, fiscal_years_named
 
 YEARS = {"0a1b2c3d4e5f": 2030}
 
 
-def _answer(body: str) -> CitedAnswer:
-    citation = Citation(uid="0a1b2c3d4e5f", doc_label="ACME 10-K FY2030", page_index=22, page_id=7)
-    return CitedAnswer(
-        body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
-    )
-
-
 def test_the_questions_year_on_an_earlier_filings_finding_goes():
-    answer = _answer("Gross margin decreased in FY2031 due to gasoline prices.¹ Sales rose.¹")
+    answer = cited_answer("Gross margin decreased in FY2031 due to gasoline prices.¹ Sales rose.¹")
     kept, dropped = drop_later_years(answer, YEARS)
     assert dropped == 1 and kept.body == "Sales rose.¹"
 
@@ -31,9 +24,9 @@ def test_the_filings_own_years_an_outlook_and_dates_stay():
         "Acme expects FY2031 capital spending of about $2 billion.¹",  # an outlook
         "In February 2031, the Board declared a dividend.¹",  # a date, not a fiscal year
     ]:
-        answer = _answer(body)
+        answer = cited_answer(body)
         assert drop_later_years(answer, YEARS) == (answer, 0), body
-    web = _answer("Gross margin decreased in FY2031.¹")
+    web = cited_answer("Gross margin decreased in FY2031.¹")
     assert drop_later_years(web, {}) == (web, 0)  # a page without a fiscal year
 
 
@@ -50,7 +43,7 @@ def test_fiscal_years_are_read_in_their_written_forms():
 @given(st.integers(2001, 2040), st.integers(-3, 3))
 def test_a_sentence_goes_exactly_when_its_fiscal_year_is_after_the_pages(page_year, offset):
     named = page_year + offset
-    answer = _answer(f"Revenue fell in FY{named}.¹")
+    answer = cited_answer(f"Revenue fell in FY{named}.¹")
     kept, dropped = drop_later_years(answer, {"0a1b2c3d4e5f": page_year})
     assert dropped == (1 if offset > 0 else 0)
     assert (kept.body == "") == (offset > 0)
