@@ -4,9 +4,11 @@ Asked "What drove Costco's gross margin change in FY2023?", with FY2023 not in t
 the draft read the FY2022 10-K's account of FY2022 and wrote "Costco's gross margin
 decreased in FY2023 due to the impact of rising gasoline prices", cited to that 10-K: the
 year was the question's, the finding the page's own year's. A filing reports its fiscal
-year and earlier ones, never a later year's results, so a sentence that names a fiscal
-year ("FY2023", "fiscal 2023") after the fiscal year of every page it cites is removed
-and counted, unless it speaks of what is to come ("expects", "plans", "guidance", "will").
+year and earlier ones, never a later year's results, so a sentence that names fiscal
+years ("FY2023", "fiscal 2023") all after the fiscal year of every page it cites is
+removed and counted, unless it speaks of what is to come ("expects", "plans", "guidance",
+"will"). A sentence that also names a year its pages report is left alone: a draft echoes
+the question's years ("capital expenditure in FY2021 and FY2022 …") beside its own.
 Dates and bare years are left alone: a 10-K tells what happened after its year ended ("In
 February 2023, the Board declared …").
 """
@@ -37,7 +39,7 @@ def fiscal_years_named(text: str) -> list[int]:
 
 
 def drop_later_years(answer: CitedAnswer, page_years: Mapping[str, int]) -> tuple[CitedAnswer, int]:
-    """``answer`` without the sentences that name a fiscal year later than the fiscal year
+    """``answer`` without the sentences whose fiscal years are all later than the fiscal year
     of every page they cite (``page_years``: fiscal year by page uid; a page without one,
     such as a web document, leaves its sentence alone), and how many were removed."""
     cited_by = answer.references.by_number()
@@ -48,7 +50,7 @@ def drop_later_years(answer: CitedAnswer, page_years: Mapping[str, int]) -> tupl
         years = [page_years.get(cited_by[n].uid, 0) for n in sentence.markers if n in cited_by]
         if not named or not years or not all(years) or _OUTLOOK.search(text):
             continue
-        if max(named) > max(years):
+        if min(named) > max(years):
             wrong.append(sentence)
     if not wrong:
         return answer, 0

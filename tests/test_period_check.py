@@ -22,6 +22,7 @@ def test_the_filings_own_years_an_outlook_and_dates_stay():
         "Gross margin decreased in fiscal 2030.¹",
         "Gross margin rose in FY2029 and fell in FY30.¹",
         "Acme expects FY2031 capital spending of about $2 billion.¹",  # an outlook
+        "Capex in FY2030 and FY2031 compared as follows: FY2030 was $5 million.¹",  # an echo
         "In February 2031, the Board declared a dividend.¹",  # a date, not a fiscal year
     ]:
         answer = cited_answer(body)
