@@ -8,10 +8,10 @@ reader (or the answer metric) takes the stray "Yes" as the answer. So a sentence
 draft that is itself a question, or that pastes the question's words back (its "if X is
 not meaningful, explain why" instruction), or that only says where something is written
 ("The figure comes from the statement of income, specifically on page¹ …"), is removed;
-and a draft answering a question
-that asks "what", "which", "who", "how", "why", "when" or "where" (and has no yes/no
-clause anywhere) loses its opening "Yes,"/"No,". A yes/no question's verdict is never
-touched here: it is checked by :mod:`programs.verdicts` and :mod:`programs.draft_checks`.
+and a draft answering a question that asks "what", "which", "who", "how", "why", "when" or
+"where" (and has no yes/no clause anywhere) loses its opening "Yes,"/"No,". A yes/no
+question's verdict is never touched here: it is checked by :mod:`programs.verdicts` and
+:mod:`programs.draft_checks`.
 """
 
 from __future__ import annotations

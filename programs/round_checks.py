@@ -18,7 +18,7 @@ the pages the probe retrieved (never the model's word for them):
    quarter over quarter where its cited pages speak of no such comparison goes;
 7. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
    segments or customers where its cited pages name no such thing goes;
-8. :func:`programs.period_check.drop_later_years`: a sentence that names a fiscal year
+8. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
    later than every cited filing's own goes (the question's year on another year's page);
 9. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
    back by code, not reviewed.
