@@ -35,6 +35,15 @@ _QUESTION_START = re.compile(r"\b(?:what (?:is|was|were|are)|what's|how much|how
 _INSTRUCTION_START = re.compile(r"\b(?:calculate|compute|find)\b")
 #: A formula that is one line item, its size taken or not: ``capex``, ``abs(capex)``.
 _SINGLE_ITEM = re.compile(r"(?:abs\()?([a-z_]+)\)?")
+
+
+def single_item(formula: str) -> str | None:
+    """The one line item or metric ``formula`` reads, ``abs(...)`` unwrapped ("abs(capex)"
+    is capex), or None for a formula of several."""
+    item = _SINGLE_ITEM.fullmatch(formula)
+    return item.group(1) if item else None
+
+
 _DEFINITION = re.compile(
     r"^(?P<name>[^.?:]+?)\s+(?:is|are)\s+(?:defined|calculated|computed)\s+as\b:?\s*"
     r"(?P<body>.+?)[.?]?$"
@@ -122,8 +131,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     if formula == "asked":
         formula = defined.pop("asked")
     presentation = _presentation(text, formula, defined, how)
-    single = _SINGLE_ITEM.fullmatch(formula)
-    if presentation.display == "percent" and single and single.group(1) in CONCEPTS:
+    if presentation.display == "percent" and single_item(formula) in CONCEPTS:
         return Refusal(f"a percentage is asked, but only one line item was read ({formula})")
     if how == "as asked":
         how = "definition in the question" if formula in defined else "named metric or line item"
@@ -135,11 +143,11 @@ def _qualified_item(asked: str, formula: str, phrases: tuple) -> str | None:
     employee", "book value per share") or set it against another item ("capex to
     depreciation"), or None: then the item is not the answer. Read where the tokenizer
     read the item."""
-    item = _SINGLE_ITEM.fullmatch(formula)
+    item = single_item(formula)
     if item is None:
         return None
     for token in tokenize(asked, phrases):
-        if token.kind != "term" or token.text != item.group(1):
+        if token.kind != "term" or token.text != item:
             continue
         end, _ = longest_phrase(asked, token.start, phrases)
         if after := QUALIFIED.match(asked, end):
@@ -170,8 +178,8 @@ def _refined_by_instruction(
     read only one of that metric's line items: "How many times has X sold its inventory?
     Calculate inventory turnover ratio" asks for the turnover, not the inventory."""
     formula, _ = core
-    item = _SINGLE_ITEM.fullmatch(formula)
-    if item is None or item.group(1) not in CONCEPTS:
+    item = single_item(formula)
+    if item not in CONCEPTS:
         return core
     for found in _INSTRUCTION_START.finditer(text):
         clause = text[found.start() :]
@@ -181,7 +189,7 @@ def _refined_by_instruction(
             continue
         refined = _core_formula(clause, phrases)
         metric = METRICS_BY_NAME.get(refined[0]) if refined else None
-        if refined and metric and re.search(rf"\b{item.group(1)}\b", metric.formula):
+        if refined and metric and re.search(rf"\b{item}\b", metric.formula):
             return refined
     return core
 
@@ -350,9 +358,9 @@ def _presentation(text: str, formula: str, defined: dict[str, str], how: str) ->
         return _amount(text, decimals)
     if re.search(r"ratio|turnover|coverage|\broa\b|\broe\b|return on", text):
         return Presentation("ratio", decimals)
-    single = _SINGLE_ITEM.fullmatch(formula)
-    if single and single.group(1) in CONCEPTS:
-        if CONCEPTS[single.group(1)].unit == "USD/share":
+    single = single_item(formula)
+    if single in CONCEPTS:
+        if CONCEPTS[single].unit == "USD/share":
             return Presentation("per_share", decimals)
         return _amount(text, decimals)
     return _amount(text, decimals) if how == "change" else Presentation("ratio", decimals)

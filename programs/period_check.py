@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import split_sentences, without_units_and_followers
 from domain.period_patterns import FY_PREFIX
+from domain.periods import parse_fy
 
 #: A fiscal year written as one: "FY2023", "FY23", "fiscal 2023", "fiscal year 2023".
-_FISCAL_YEAR = re.compile(rf"\b{FY_PREFIX}\s*'?(?P<y>\d{{4}}|\d{{2}})\b", re.IGNORECASE)
+_FISCAL_YEAR = re.compile(rf"\b{FY_PREFIX}\s*'?(?:\d{{4}}|\d{{2}})\b", re.IGNORECASE)
 #: Words of an outlook, which a filing may give for a later year.
 _OUTLOOK = re.compile(
     r"\b(?:expect\w*|anticipat\w*|forecast\w*|guid\w*|outlook|plan\w*|project\w*|will|would|"
@@ -34,8 +35,7 @@ _OUTLOOK = re.compile(
 
 def fiscal_years_named(text: str) -> list[int]:
     """The fiscal years ``text`` names as such ("FY23" is 2023), in order."""
-    years = [int(m["y"]) for m in _FISCAL_YEAR.finditer(text)]
-    return [y + 2000 if y < 100 else y for y in years]
+    return [parse_fy(m.group()) for m in _FISCAL_YEAR.finditer(text)]
 
 
 def drop_later_years(answer: CitedAnswer, page_years: Mapping[str, int]) -> tuple[CitedAnswer, int]:

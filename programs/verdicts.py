@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from calculator.choice import single_item
 from domain.period_patterns import (
     DATE_RE,
     HALF_WITH_YEAR_RE,
@@ -231,10 +232,11 @@ def _direction_answer(
     return None
 
 
-#: Formulas (the calculator's, ``abs(...)`` unwrapped) of amounts a company pays, spends or
-#: owes, never negative in substance: "Has it paid dividends?" is answered by any figure
-#: but zero. Signed figures (net income, cash flow, income tax, which a benefit makes
-#: negative) are not: "Did it have net income?" asks about a sign, not a presence.
+#: Items (a calculator formula's one item, ``abs(...)`` unwrapped) of amounts a company
+#: pays, spends or owes, never negative in substance: "Has it paid dividends?" is answered
+#: by any figure but zero. Signed figures (net income, cash flow, income tax, which a
+#: benefit makes negative) are not: "Did it have net income?" asks about a sign, not a
+#: presence.
 PRESENCE_FORMULAS = frozenset(
     {
         "capex",
@@ -279,8 +281,7 @@ def presence_verdict(
     """``Yes: dividends paid came to $4.05 million`` for a yes/no question on whether the
     company pays, holds or spends the item ``formula`` at all; None when the question asks a
     comparison, a threshold, a direction or health, or the item may be signed."""
-    base = formula.removeprefix("abs(").removesuffix(")")
-    if base not in PRESENCE_FORMULAS or not is_yes_no_question(question):
+    if single_item(formula) not in PRESENCE_FORMULAS or not is_yes_no_question(question):
         return None
     if not _PRESENCE.search(question) or _COMPARING.search(question):
         return None
