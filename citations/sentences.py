@@ -10,11 +10,11 @@ rows, and blank lines are not claims.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citations.markup import DAGGER, MARKER_RE, iter_markers
+from citations.markup import DAGGER, MARKER_RE, CitedAnswer, iter_markers
 
 _ABBREVIATIONS = {
     "p", "pp", "inc", "corp", "co", "ltd", "no", "vs", "e.g", "i.e", "etc", "approx", "fig",
@@ -185,6 +185,16 @@ def without_units_and_followers(body: str, units: Iterable[Sentence]) -> str:
     """``body`` less ``units`` and the sentences that point back at them
     (:func:`with_followers`): how every check that finds a wrong sentence removes it."""
     return without_units(body, with_followers(body, units))
+
+
+def without_sentences(answer: CitedAnswer, units: Sequence[Sentence]) -> tuple[CitedAnswer, int]:
+    """``answer`` less ``units`` and the sentences that point back at them, without the
+    footnotes no sentence marks any more, and how many ``units`` went: the tail every check
+    that removes wrong sentences from a cited answer shares (``answer`` itself for none)."""
+    if not units:
+        return answer, 0
+    body = without_units_and_followers(answer.body, units).strip()
+    return answer.model_copy(update={"body": body}).cited_only(), len(units)
 
 
 def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:

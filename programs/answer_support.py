@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_units_and_followers
+from citations.sentences import split_sentences, without_sentences
 from signatures.synthesiser import SliceReport
 
 
@@ -48,7 +48,4 @@ def without_unsettled(answer: CitedAnswer, unsettled: set[str]) -> tuple[CitedAn
         for s in split_sentences(answer.body)
         if s.markers and all(n in uid_of and uid_of[n].uid in unsettled for n in s.markers)
     ]
-    if not withheld:
-        return answer, 0
-    body = without_units_and_followers(answer.body, withheld).strip()
-    return answer.model_copy(update={"body": body}).cited_only(), len(withheld)
+    return without_sentences(answer, withheld)

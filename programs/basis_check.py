@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_units_and_followers
+from citations.sentences import split_sentences, without_sentences
 from domain.period_patterns import SEQUENTIAL_RE
 from metrics.numbers import extract_numbers
 
@@ -39,7 +39,4 @@ def drop_unsupported_sequential(
         cited = [page_texts.get(cited_by[n].uid, "") for n in sentence.markers if n in cited_by]
         if not any(SEQUENTIAL_RE.search(text) for text in cited):
             wrong.append(sentence)
-    if not wrong:
-        return answer, 0
-    body = without_units_and_followers(answer.body, wrong).strip()
-    return answer.model_copy(update={"body": body}).cited_only(), len(wrong)
+    return without_sentences(answer, wrong)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_units_and_followers
+from citations.sentences import split_sentences, without_sentences
 
 #: What a draft counts (its noun, singular and plural) -> the words a page may name it by.
 COUNTED: dict[str, tuple[str, ...]] = {
@@ -69,7 +69,4 @@ def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple
             continue
         if any(not any(_names(page, noun) for page in cited) for noun in nouns):
             wrong.append(sentence)
-    if not wrong:
-        return answer, 0
-    body = without_units_and_followers(answer.body, wrong).strip()
-    return answer.model_copy(update={"body": body}).cited_only(), len(wrong)
+    return without_sentences(answer, wrong)

@@ -23,7 +23,7 @@ import re
 from itertools import pairwise
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_units_and_followers
+from citations.sentences import split_sentences, without_sentences
 from metrics.numbers import NumberToken, extract_numbers
 from programs.verdicts import FALLS, RISES
 
@@ -93,7 +93,4 @@ def drop_misdirected(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
         for i, s in enumerate(sentences)
         if misdirected(s.text, sentences[i - 1].text if i else "")
     ]
-    if not wrong:
-        return answer, 0
-    body = without_units_and_followers(answer.body, wrong).strip()
-    return answer.model_copy(update={"body": body}).cited_only(), len(wrong)
+    return without_sentences(answer, wrong)

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_units_and_followers
+from citations.sentences import split_sentences, without_sentences
 from domain.period_patterns import FY_PREFIX
 from domain.periods import parse_fy
 
@@ -52,7 +52,4 @@ def drop_later_years(answer: CitedAnswer, page_years: Mapping[str, int]) -> tupl
             continue
         if min(named) > max(years):
             wrong.append(sentence)
-    if not wrong:
-        return answer, 0
-    body = without_units_and_followers(answer.body, wrong).strip()
-    return answer.model_copy(update={"body": body}).cited_only(), len(wrong)
+    return without_sentences(answer, wrong)
