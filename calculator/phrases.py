@@ -125,6 +125,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?:capex|capital expenditures?) (?:as (?:a )?(?:%|percent|percentage) of|to) "
         r"(?:total )?(?:net )?revenues?",
         r"capital intensity",
+        r"capital[- ]intensive",
     ),
     "free_cash_flow": (r"free cash flows?", r"fcf"),
     "cfo_margin": (r"operating cash flow margin", r"cfo margin"),

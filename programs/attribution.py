@@ -73,6 +73,11 @@ def _page_index(text: str) -> tuple[frozenset[str], NumberIndex]:
     return content_words(text), NumberIndex.from_text(text)
 
 
+def page_words(text: str) -> frozenset[str]:
+    """The content words (:func:`content_words`) of a page's ``text``, cached."""
+    return _page_index(text)[0]
+
+
 def _is_distinct(number: NumberToken) -> bool:
     """Written with three digits or more: on a page, rarely there by coincidence."""
     return sum(c.isdigit() for c in number.raw) >= DISTINCT_DIGITS
@@ -96,7 +101,8 @@ def printed_as_amount(number: NumberToken, text: str) -> bool:
     )
 
 
-def _share(words: frozenset[str], page_words: frozenset[str]) -> float:
+def share_of(words: frozenset[str], page_words: frozenset[str]) -> float:
+    """The share of ``words`` that ``page_words`` holds (all of none)."""
     return len(words & page_words) / len(words) if words else 1.0
 
 
@@ -114,7 +120,7 @@ def _answers_on_page(
     found = len(restated & page_words)
     return (
         len(added) >= MIN_ADDED_WORDS
-        and _share(added, page_words) >= WORDS_WITHOUT_NUMBERS
+        and share_of(added, page_words) >= WORDS_WITHOUT_NUMBERS
         and found >= MIN_ADDED_WORDS
         and found >= RESTATED_WORDS * len(restated)
     )
@@ -133,16 +139,16 @@ def supporting_page(sentence: str, pages: Mapping[str, str], question: str = "")
     need = 0.0 if distinct else WORDS_WITH_NUMBERS if numbers else WORDS_WITHOUT_NUMBERS
     best: tuple[float, str] | None = None
     for uid, text in pages.items():
-        page_words, page_numbers = _page_index(text)
+        on_page, page_numbers = _page_index(text)
         if not all(page_numbers.matches(n, rel_tol=_EXACT) for n in numbers):
             continue
         if not all(printed_as_amount(n, text) for n in numbers if _is_short_amount(n)):
             continue
-        share = _share(words, page_words)
+        share = share_of(words, on_page)
         near_verbatim = share >= need and len(words) >= (
             0 if numbers else MIN_WORDS_WITHOUT_NUMBERS
         )
-        if not near_verbatim and not (asked and _answers_on_page(words, asked, page_words)):
+        if not near_verbatim and not (asked and _answers_on_page(words, asked, on_page)):
             continue
         if best is None or share > best[0]:
             best = (share, uid)

@@ -40,6 +40,7 @@ from citations.sentences import (
     without_units_and_followers,
 )
 from citations.verification import verify_answer
+from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_support import unsettled_pages, without_unsettled
 from programs.figure_check import drop_misranked
 from programs.figure_table import (
@@ -148,7 +149,9 @@ def _rows(raw: object) -> list[TableRow]:
 def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     """The answer as it stands, when the only slice has one researched probe at most (its
     other probes code's figures): the probes' cited answers in order, code's figure (and
-    verdict) first; None otherwise, or when none of them cites anything."""
+    verdict) first; None otherwise, or when none of them cites anything. An answer that
+    opens with a yes or a no goes first, so a yes/no question code gives no verdict for
+    ("Is Intel a capital-intensive business?") is answered before the figure it rests on."""
     if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
         return None
     bodies = [
@@ -156,6 +159,7 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
         for answer in (p.answer for p in slices[0].probe_answers)
         if answer.references.footnotes and _cites(answer.body)
     ]
+    bodies.sort(key=lambda body: yes_no_polarity(body) is None)  # stable: code's verdict first
     return "\n\n".join(bodies) or None
 
 

@@ -58,12 +58,15 @@ def outside_the_statements(question: str) -> bool:
     return bool(_PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
 
 
-#: What a figure alone does not answer: a cause, a judgement, an expectation, a choice.
+#: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a
+#: share of revenue is read against the business, with no benchmark code could apply), an
+#: expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
     r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
-    r"strateg\w*|health\w*|meaningful|useful|relevant|sustainab\w*|concern\w*|segments?|"
-    r"regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|should)\b",
+    r"strateg\w*|health\w*|intensive|meaningful|useful|relevant|sustainab\w*|concern\w*|"
+    r"segments?|regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|"
+    r"should)\b",
     re.IGNORECASE,
 )
 

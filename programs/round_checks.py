@@ -8,20 +8,22 @@ the pages the probe retrieved (never the model's word for them):
    attributed or dropped, misquotes and unsupported numbers dropped;
 2. :func:`programs.answer_form.fit_to_question`: the answer's form fitted to its question
    (no echoed question, no stray "Yes," before the answer to a "what" question);
-3. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
+3. :func:`programs.echo_check.uncite_echoes`: a sentence that only restates the question
+   keeps its citation only where a cited page says it;
+4. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
    over a model's copy of it;
-4. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
+5. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
-5. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
+6. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
    where its own two numbers fell (or the reverse) goes;
-6. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
+7. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
    quarter over quarter where its cited pages speak of no such comparison goes;
-7. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
+8. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
    segments or customers where its cited pages name no such thing goes;
-8. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
+9. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
    later than every cited filing's own goes (the question's year on another year's page);
-9. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
-   back by code, not reviewed.
+10. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+    back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
 checks, apart so that a new check is added here and counted in the record in one place.
@@ -42,6 +44,7 @@ from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
 from programs.draft_checks import pasted_verdict
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
+from programs.echo_check import uncite_echoes
 from programs.figures import Figures
 from programs.period_check import drop_later_years
 from retrieval.search.tools import EquitySearchTool
@@ -71,8 +74,9 @@ def check_draft(
     ``figure`` (if any) and the probe's question."""
     verified = verify_draft(raw, tool, probe_question)
     fitted, form_edits = fit_to_question(probe_question, verified.answer)
-    checked, contradicting = check_figures(fitted, slice, figure, figures)
     read = {uid: hit.text for uid, hit in tool.retrieved.items()}
+    fitted, echoes = uncite_echoes(fitted, read, probe_question)
+    checked, contradicting = check_figures(fitted, slice, figure, figures)
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
@@ -99,6 +103,7 @@ def check_draft(
         "miscounted_dropped": miscounted,
         "later_years_dropped": later_years,
         "form_edits": form_edits,
+        "echoes_uncited": echoes,
         "citations": [f.citation.uid for f in answer.references.footnotes],
     }
     pasted = pasted_verdict(raw, verified.copied_lines_dropped, answer)

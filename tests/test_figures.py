@@ -27,6 +27,14 @@ def test_a_question_for_a_figure_gets_the_figure_probe(figures):
     assert "1,577" in answer.body and figure.uids
 
 
+@pytest.mark.parametrize("wording", ["capital-intensive", "capital intensive"])
+def test_a_capital_intensity_judgement_gets_the_figure_and_is_researched(figures, wording):
+    question = f"Is 3M a {wording} business based on FY2018 data?"
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None and "Capex as % of revenue" in probe.probe_title
+    assert asks_beyond_figure(question)  # the verdict is read against the business: no benchmark
+
+
 @pytest.mark.parametrize(
     "question",
     [

@@ -85,7 +85,9 @@ class _Researcher:
                 answer_markdown=f"{self.lead}[1] MMM 10-K FY2022 p.{hit.page_index + 1}: {rows}"
             )
         return dspy.Prediction(
-            answer_markdown=f"3M reports its capital spending {hits[0]['cite']}."
+            answer_markdown=(
+                f"3M reports its capital spending in its statement of cash flows {hits[0]['cite']}."
+            )
         )
 
 
@@ -138,7 +140,7 @@ def test_a_round_after_a_cited_draft_searches_the_follow_up_from_the_top(searche
     assert first == QUERY and "segment" in follow_up
     assert researcher.shown[1] == _ranked(searcher, follow_up, 3)
     previous, feedback = researcher.shown_drafts[1]
-    assert "capital spending [1]" in previous and "segment" in feedback
+    assert "statement of cash flows [1]" in previous and "segment" in feedback
 
 
 @pytest.mark.parametrize(
