@@ -62,7 +62,7 @@ from programs.verdicts import opposes
 from retrieval.companies import Company, load_companies
 from signatures.composer import ComposeReport, TableRow
 from signatures.planner import ResearchPlan
-from signatures.synthesiser import SliceReport
+from signatures.synthesiser import ProbeAnswer, SliceReport
 
 logger = logging.getLogger(__name__)
 #: A probe's heading inside a slice's findings: the model is shown the findings without
@@ -148,19 +148,25 @@ def _rows(raw: object) -> list[TableRow]:
 
 def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     """The answer as it stands, when the only slice has one researched probe at most (its
-    other probes code's figures): the probes' cited answers in order, code's figure (and
-    verdict) first; None otherwise, or when none of them cites anything. An answer that
-    opens with a yes or a no goes first, so a yes/no question code gives no verdict for
-    ("Is Intel a capital-intensive business?") is answered before the figure it rests on."""
+    other probes code's figures): the probes' cited answers, code's figure with its verdict
+    first, then an answer that opens with a yes or a no, then the rest in order (code's
+    figure before the researched answer); None otherwise, or when none of them cites
+    anything. "Is Intel a capital-intensive business?", which code gives no verdict, is so
+    answered "Yes, …" before the figure the answer rests on."""
     if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
         return None
-    bodies = [
-        answer.body.strip()
-        for answer in (p.answer for p in slices[0].probe_answers)
-        if answer.references.footnotes and _cites(answer.body)
+    cited = [
+        p
+        for p in slices[0].probe_answers
+        if p.answer.references.footnotes and _cites(p.answer.body)
     ]
-    bodies.sort(key=lambda body: yes_no_polarity(body) is None)  # stable: code's verdict first
-    return "\n\n".join(bodies) or None
+
+    def place(probe: ProbeAnswer) -> int:  # stable sort: code's verdict, a yes/no, the rest
+        if any(f.verdict for f in probe.figures):
+            return 0
+        return 1 if yes_no_polarity(probe.answer.body.strip()) is not None else 2
+
+    return "\n\n".join(p.answer.body.strip() for p in sorted(cited, key=place)) or None
 
 
 def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> CitedAnswer | None:

@@ -47,5 +47,8 @@ def test_codes_verdict_and_a_figure_without_one_keep_their_order():
     judged = _figure("Yes: a quick ratio of 1.20 is at or above 1¹.", verdict="Yes")
     answer = _answer(judged, _researched("No, Acme is not liquid.¹"))
     assert answer is not None and answer.startswith("Yes: a quick ratio")  # code's first
+    trend = _figure("Improved: the ratio rose from 1.1 to 1.2¹.", verdict="Improved")
+    answer = _answer(trend, _researched("Yes, its liquidity improved.¹"))
+    assert answer is not None and answer.startswith("Improved: the ratio rose")
     plain = _answer(_figure("Capex was 18.3%¹."), _researched("Fabs cost billions.¹"))
     assert plain == "Capex was 18.3%¹.\n\nFabs cost billions.¹"
