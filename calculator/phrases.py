@@ -83,7 +83,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"repurchases? of (?:common )?stock",
     ),
     # "net cash" is cash less debt, and "net cash provided by …" the cash-flow lines above.
-    "cash": (r"cash and (?:cash )?equivalents", r"(?<!net )cash(?! flows?)"),
+    # Not "uses of cash" or "sources of cash": flows, which a list of items answers.
+    "cash": (
+        r"cash and (?:cash )?equivalents",
+        r"(?<!net )(?<!uses of )(?<!use of )(?<!sources of )(?<!source of )cash(?! flows?)",
+    ),
     "cash_and_investments": (
         r"cash(?:,| and) (?:cash equivalents,? )?(?:and )?(?:short[- ]term|marketable) "
         r"(?:investments|securities)",
@@ -135,7 +139,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "current_ratio": (r"current ratio", r"working capital ratio"),
     "quick_ratio": (r"quick ratio", r"acid[- ]test ratio"),
     "operating_cash_flow_ratio": (r"operating cash flow ratio",),
-    "inventory_turnover": (r"inventory turnover(?: ratio)?",),
+    "inventory_turnover": (
+        r"inventory turnover(?: ratio)?",
+        # "how many times did Apple sell its inventory": the turnover, not the balance
+        r"times (?:[\w'’&.-]+ ){0,4}?(?:sold|sells?|turned over|turns? over) "
+        r"(?:its |their |the )?inventor(?:y|ies)",
+    ),
     "fixed_asset_turnover": (r"fixed asset turnover(?: ratio)?",),
     "asset_turnover": (r"(?:total )?asset turnover(?: ratio)?",),
     "dio": (

@@ -30,7 +30,7 @@ def asks_to_choose(question: str) -> bool:
 #: totals, so "US sales growth" is not the revenue growth they give. "US" is read in capitals
 #: only (not "us"), and not as a currency or an accounting standard ("US$", "US GAAP"), nor
 #: "foreign" in a line item's own name ("effect of foreign exchange rates on cash").
-_PART_RE = re.compile(
+PART_RE = re.compile(
     r"\bU\.\s?S\.(?!\s*(?:\$|dollars?|GAAP))|\bUS\b(?!\s*(?:\$|dollars?|GAAP))"
     r"|\b(?i:united\s+states|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
     r"north\s+america\w*|latin\s+america\w*|south\s+america\w*|europe\w*|emea|asia\w*|"
@@ -55,7 +55,7 @@ def outside_the_statements(question: str) -> bool:
     item it names would answer another question, so code computes none and the agents read
     the segment table or the company's own reconciliation."""
     asked = drop_instructions(question)
-    return bool(_PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
+    return bool(PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a

@@ -12,17 +12,19 @@ the pages the probe retrieved (never the model's word for them):
    keeps its citation only where a cited page says it;
 4. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
    over a model's copy of it;
-5. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
+5. :func:`programs.part_check.drop_whole_as_part`: a segment or a geography is not given
+   the whole company's figure;
+6. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
-6. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
+7. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
    where its own two numbers fell (or the reverse) goes;
-7. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
+8. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
    quarter over quarter where its cited pages speak of no such comparison goes;
-8. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
+9. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
    segments or customers where its cited pages name no such thing goes;
-9. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
-   later than every cited filing's own goes (the question's year on another year's page);
-10. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+10. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
+    later than every cited filing's own goes (the question's year on another year's page);
+11. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -46,6 +48,7 @@ from programs.draft_checks import pasted_verdict
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
+from programs.part_check import drop_whole_as_part
 from programs.period_check import drop_later_years
 from retrieval.search.tools import EquitySearchTool
 from signatures.reviewer import ReviewVerdict
@@ -77,6 +80,7 @@ def check_draft(
     read = {uid: hit.text for uid, hit in tool.retrieved.items()}
     fitted, echoes = uncite_echoes(fitted, read, probe_question)
     checked, contradicting = check_figures(fitted, slice, figure, figures)
+    checked, whole_as_part = drop_whole_as_part(checked, slice, figures)
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
@@ -97,6 +101,7 @@ def check_draft(
         "misquoted_dropped": verified.misquoted_dropped,
         "uncited_prose_dropped": verified.uncited_prose_dropped,
         "contradicting_figures_dropped": contradicting,
+        "whole_as_part_dropped": whole_as_part,
         "misattributed_causes_dropped": misattributed,
         "misdirected_dropped": misdirected,
         "unsupported_sequential_dropped": unsupported_sequential,

@@ -178,6 +178,8 @@ def test_document_facts_need_stored_pages(pages):
         ("CASH FLOWS STATEMENTS", "cash_flow"),
         ("Notes to Consolidated Financial Statements", None),
         ("See accompanying notes to the Consolidated Statements of Income.", None),
+        ("Consolidated Condensed Statements of Income and Other Information", "income"),
+        ("Consolidated Statements of Income and Retained Earnings Data", None),
         ("Consolidated Statements of Operations Data", None),
         ("Consolidated Average Balance Sheets, Interest and Rates", None),
     ],

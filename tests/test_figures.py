@@ -27,6 +27,28 @@ def test_a_question_for_a_figure_gets_the_figure_probe(figures):
     assert "1,577" in answer.body and figure.uids
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Roughly how many times did 3M sell its inventory in FY2018?",
+        "How many times has 3M turned over its inventories in FY2018?",
+    ],
+)
+def test_times_it_sold_its_inventory_is_the_turnover_not_the_balance(figures, question):
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None and probe.probe_title.startswith("Inventory turnover")
+
+
+def test_uses_or_sources_of_cash_are_flows_not_the_cash_balance(figures):
+    for question in (
+        "What were 3M's main uses of cash in FY2018?",
+        "What were 3M's sources of cash in FY2018?",
+    ):
+        assert figures.probe(question, MMM_2018) is None  # researched: a list of items
+    balance = figures.probe("How much cash did 3M hold at the end of FY2018?", MMM_2018)
+    assert balance is not None and balance.probe_title.startswith("Cash")
+
+
 @pytest.mark.parametrize("wording", ["capital-intensive", "capital intensive"])
 def test_a_capital_intensity_judgement_gets_the_figure_and_is_researched(figures, wording):
     question = f"Is 3M a {wording} business based on FY2018 data?"

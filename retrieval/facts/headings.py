@@ -52,8 +52,12 @@ _PROSE = re.compile(
     r"parentcompany|registrant|item\d|schedule"
 )
 
-#: What may follow the phrase: qualifiers, scale notes, a company name.
-_SUFFIX_NOT = re.compile(r"^(?:data|information|analysis|and(?!comprehensive)|for\b|were|are|is)")
+#: What may follow the phrase: qualifiers, scale notes, a company name. Not "… and" another
+#: thing, except comprehensive income or Intel's "… Statements of Income and Other
+#: Information", a statement with a few non-GAAP lines under it.
+_SUFFIX_NOT = re.compile(
+    r"^(?:data|information|analysis|and(?!comprehensive|otherinformation)|for\b|were|are|is)"
+)
 
 
 def heading_statement(line: str) -> str | None:

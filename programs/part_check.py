@@ -1,0 +1,56 @@
+"""A part of a company is not given the whole company's figure.
+
+Asked "Which geographic segment had the highest net sales for Apple in FY2022?", the draft
+wrote "The geographic segment with the highest net sales for Apple in FY2022 was Americas,
+with a total of 394,328 million dollars": the Americas are right, but $394,328 million is
+Apple's consolidated net sales, printed on the same page as the segment's $169,658
+million. Digit grounding passes it, and the figure check leaves a sentence about a segment
+to the agents (:mod:`programs.claim_check`). A part's figure can equal the whole's only
+where the company has one part, so a sentence that names a part (a segment, a geography:
+:func:`programs.figure_questions.outside_the_statements`), states one amount and no
+percentage, and whose amount is the slice's consolidated figure of the measure it names
+is removed. A sentence that also states a share or a second amount ("43% of total net
+sales of $394,328 million") sets the part against the whole, and stays.
+"""
+
+from __future__ import annotations
+
+from citations.markup import CitedAnswer
+from citations.sentences import split_sentences, without_sentences
+from domain.cells import SliceRef
+from metrics.numbers import extract_numbers
+from programs.figure_check import states_figure
+from programs.figure_questions import PART_RE, outside_the_statements
+from programs.figures import Figures
+
+
+def gives_the_whole(text: str, ref: SliceRef, figures: Figures) -> bool:
+    """Whether ``text`` names a part of ``ref``'s company and states, as the part's only
+    amount, the company's consolidated figure of the measure it names."""
+    if not outside_the_statements(text):
+        return False
+    numbers = extract_numbers(text)
+    amounts = [n for n in numbers if not n.percent]
+    if len(amounts) != 1 or len(numbers) != 1:
+        return False
+    whole = figures.answer(PART_RE.sub(" ", text), ref)
+    if whole is None or "%" in whole[1].text:
+        return False
+    return states_figure(amounts[0], whole[1])
+
+
+def drop_whole_as_part(
+    answer: CitedAnswer, ref: SliceRef, figures: Figures | None
+) -> tuple[CitedAnswer, int]:
+    """``answer`` less its prose sentences that give a part the whole company's figure
+    (:func:`gives_the_whole`), with the footnotes only they marked; and how many went.
+    Annual slices only, as for :mod:`programs.claim_check`: a quarter's filing prints
+    year-to-date columns beside the quarter's."""
+    if figures is None or ref.fq not in (None, 4):
+        return answer, 0
+    wrong = [
+        s
+        for s in split_sentences(answer.body)
+        if not s.in_table and s.markers and gives_the_whole(s.text, ref, figures)
+    ]
+    return without_sentences(answer, wrong)
