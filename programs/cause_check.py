@@ -7,6 +7,8 @@ quotes the page's reasons for *gross profit*, and PepsiCo's operating-profit dri
 back as its gross margin's. Citation verification sees a real page and real words, and
 numeric grounding real digits. So a draft sentence whose cause clause is a page's, while
 the page sentence it comes from gives that cause to another figure, is removed (counted).
+PG&E's 10-K gives "higher interest rates earned on regulatory balancing accounts" to its
+interest income; asked why net income rose, the draft gave it to net income.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ _FIGURE_WORDS: dict[str, tuple[str, str]] = {
     "EPS": (r"\bEPS\b|\bearnings\s+per\s+share\b", r"\bEPS\b|\bper\s+share\b|\bearnings\b"),
     "cash flow": (r"\bcash\s+(?:flows?|provided|used)\b", r"\bcash\b|\bFCF\b"),
     "inventory": (r"\binventor(?:y|ies)\b", r"\binventor"),
+    "interest income": (r"\binterest\s+income\b", r"\binterest\b"),
+    "interest expense": (r"\binterest\s+expenses?\b", r"\binterest\b"),
     "tax rate": (r"\btax\s+rate\b", r"\btax"),
 }
 _FIGURES = {name: re.compile(named, re.IGNORECASE) for name, (named, _) in _FIGURE_WORDS.items()}

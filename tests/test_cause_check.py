@@ -70,6 +70,21 @@ def test_a_sentence_naming_no_figure_explains_the_one_the_question_names():
     assert misattributed_cause(change, [PAGE]) is None
 
 
+def test_interest_incomes_cause_is_not_net_incomes():
+    page = (
+        "Interest Income The Utility's interest income that impacted earnings increased by "
+        "$140 million, or 636%, in 2022 compared to 2021, primarily due to higher interest\n"
+        "rates earned on regulatory balancing accounts."
+    )
+    moved = "The increase was primarily due to higher interest rates earned on regulatory "
+    moved += "balancing accounts."
+    asked = "Did PG&E's net income increase in FY2022 compared with FY2021, and why?"
+    assert misattributed_cause(moved, [page], asked) == (
+        "the page gives these causes to interest income, not to net income"
+    )
+    assert misattributed_cause(moved, [page], "Why did interest income rise?") is None
+
+
 def test_what_the_pages_do_not_say_is_left_to_the_other_checks():
     # A cause no page gives, a sentence naming no figure, and a cause too short to place.
     for sentence in (
