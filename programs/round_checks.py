@@ -16,15 +16,16 @@ the pages the probe retrieved (never the model's word for them):
    the whole company's figure;
 6. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
-7. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
+7. :func:`programs.owner_check.drop_numbers_of_other_figures`: nor is a number;
+8. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
    where its own two numbers fell (or the reverse) goes;
-8. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
+9. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
    quarter over quarter where its cited pages speak of no such comparison goes;
-9. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
-   segments or customers where its cited pages name no such thing goes;
-10. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
+10. :func:`programs.count_check.drop_miscounted`: a sentence that counts employees, stores,
+    segments or customers where its cited pages name no such thing goes;
+11. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
     later than every cited filing's own goes (the question's year on another year's page);
-11. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+12. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -48,6 +49,7 @@ from programs.draft_checks import pasted_verdict
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
+from programs.owner_check import drop_numbers_of_other_figures
 from programs.part_check import drop_whole_as_part
 from programs.period_check import drop_later_years
 from retrieval.search.tools import EquitySearchTool
@@ -82,6 +84,7 @@ def check_draft(
     checked, contradicting = check_figures(fitted, slice, figure, figures)
     checked, whole_as_part = drop_whole_as_part(checked, slice, figures)
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
+    checked, other_figures = drop_numbers_of_other_figures(checked, read, probe_question)
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
     checked, miscounted = drop_miscounted(checked, read)
@@ -103,6 +106,7 @@ def check_draft(
         "contradicting_figures_dropped": contradicting,
         "whole_as_part_dropped": whole_as_part,
         "misattributed_causes_dropped": misattributed,
+        "numbers_of_other_figures_dropped": other_figures,
         "misdirected_dropped": misdirected,
         "unsupported_sequential_dropped": unsupported_sequential,
         "miscounted_dropped": miscounted,

@@ -1,0 +1,77 @@
+"""A number stays with the figure its page gives it to.
+
+Asked "Did PG&E's net income increase in FY2022 compared with FY2021, and why?", the draft
+wrote "The increase was $1.4 billion", cited to the 10-K page whose only "$1.4 billion" is
+in "net cash provided by operating activities increased by $1.4 billion"; net income rose
+$1,902 million. Digit grounding passes it, and the figure check leaves changes alone. So a
+draft sentence that states a number and speaks of a statement measure (its own words, or
+the probe question's when it names none: "The increase was …") is removed when every
+sentence of a cited page that prints the number gives it to other measures only, as
+:mod:`programs.cause_check` does for a cause. A number the pages print in a table row, or
+beside the measure the draft names, stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from citations.markup import MARKER_RE, CitedAnswer
+from citations.sentences import split_sentences, without_sentences
+from metrics.numbers import NumberIndex, NumberToken, extract_numbers
+from programs.cause_check import measures_named
+
+#: A page sentence: PDF text joined, split after a full stop, semicolon or the like.
+_PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+#: A page sentence longer than this is a table run together, not a sentence about one figure.
+_MAX_SENTENCE = 400
+
+
+def _owners(number: NumberToken, page: str) -> set[str] | None:
+    """The measures the page sentences printing ``number`` name (None when one of them
+    names none, is a table run together, or when the page does not print it)."""
+    owners: set[str] = set()
+    found = False
+    for sentence in _PAGE_SENTENCE.split(" ".join(page.split())):
+        if not NumberIndex.from_text(sentence).matches(number, rel_tol=0.0):
+            continue
+        named = measures_named(sentence)
+        if not named or len(sentence) > _MAX_SENTENCE:
+            return None
+        owners |= named
+        found = True
+    return owners if found else None
+
+
+def given_to_another(text: str, pages: list[str], question: str = "") -> bool:
+    """Whether a draft sentence's number is one ``pages`` give only to other measures than
+    the one the sentence (or, naming none, ``question``) speaks of."""
+    numbers = [n for n in extract_numbers(text) if n.currency or n.scale != 1.0 or n.percent]
+    asked = measures_named(question)
+    named = measures_named(text) or (asked if len(asked) == 1 else set())
+    if not numbers or not named or not pages:
+        return False
+    for number in numbers:
+        owners = [_owners(number, page) for page in pages]
+        if any(o is None for o in owners):
+            return False
+        if named.isdisjoint(set().union(*owners)):
+            return True
+    return False
+
+
+def drop_numbers_of_other_figures(
+    answer: CitedAnswer, pages: Mapping[str, str], question: str = ""
+) -> tuple[CitedAnswer, int]:
+    """``answer`` less its prose sentences whose number their cited pages (uid -> text in
+    ``pages``) give to another measure only, with the footnotes only they marked; and how
+    many went."""
+    wrong = []
+    for sentence in split_sentences(answer.body):
+        if sentence.in_table or not sentence.markers:
+            continue
+        cited = (answer.citation_for(n) for n in sentence.markers)
+        texts = [pages[c.uid] for c in cited if c is not None and c.uid in pages]
+        if given_to_another(MARKER_RE.sub(" ", sentence.text), texts, question):
+            wrong.append(sentence)
+    return without_sentences(answer, wrong)

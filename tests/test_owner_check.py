@@ -1,0 +1,41 @@
+"""A number stays with the figure its page gives it to (``programs.owner_check``)."""
+
+from __future__ import annotations
+
+from cited import cited_answer
+from hypothesis import given
+from hypothesis import strategies as st
+
+from programs.owner_check import drop_numbers_of_other_figures, given_to_another
+
+PAGE = (
+    "Operating Activities The Utility's cash flows from operating activities primarily "
+    "consist of receipts from customers.\nDuring 2031, net cash provided by operating "
+    "activities increased by $1.4 billion compared to the same period in 2030. Net income "
+    "rose to $1,814 million from a loss of $88 million."
+)
+PAGES = {"0a1b2c3d4e5f": PAGE}
+ASKED = "Did Acme's net income increase in FY2031 compared with FY2030, and why?"
+
+
+def test_a_number_the_page_gives_another_figure_goes():
+    answer = cited_answer("Acme's net income rose by $1.4 billion in FY2031.¹ It rose.¹")
+    kept, dropped = drop_numbers_of_other_figures(answer, PAGES, ASKED)
+    assert dropped == 1 and kept.body == "It rose.¹"
+    # naming no figure, the sentence speaks of the one the question names
+    assert given_to_another("The increase was $1.4 billion.", [PAGE], ASKED)
+
+
+def test_a_number_with_its_own_figure_or_in_a_table_stays():
+    assert not given_to_another("Net income rose to $1,814 million.", [PAGE], ASKED)
+    assert not given_to_another("Operating cash flow rose $1.4 billion.", [PAGE], ASKED)
+    table = "Net income 1,814 (88) Net cash provided by operating activities 6,879 4,379"
+    assert not given_to_another("Net income was $6,879 million.", [table], ASKED)
+    assert not given_to_another("The increase was $1.4 billion.", [PAGE], "Why?")  # no figure
+
+
+@given(st.integers(min_value=2, max_value=99).map(lambda n: f"${n / 10:.1f} billion"))
+def test_the_owner_decides_whatever_the_amount(amount):
+    page = f"Net cash provided by operating activities increased by {amount} in 2031."
+    assert given_to_another(f"Net income rose by {amount}.", [page], ASKED)
+    assert not given_to_another(f"Operating cash flow rose by {amount}.", [page], ASKED)
