@@ -148,7 +148,9 @@ def change(before: Figure, after: Figure) -> str:
     """``up $172 million (+10.9%)``, ``down 0.9 percentage points`` or ``unchanged``: the
     change and its direction, by code. A percentage's change is in percentage points; a fall
     in a figure is "down" whatever the figure means (whether that is better is the analyst's
-    reading)."""
+    reading). The relative change is given between two positive figures only: from a loss
+    (PG&E's net income, -$88 million to $1,814 million, "+2161.4%") or to one, a percentage
+    says nothing analysts would read ("not meaningful")."""
     delta = after.value - before.value
     direction = "up" if delta > 0 else "down" if delta < 0 else "unchanged"
     if direction == "unchanged":
@@ -156,7 +158,7 @@ def change(before: Figure, after: Figure) -> str:
     if "%" in after.text:
         points = percent_points(after) - percent_points(before)
         return f"{direction} {abs(points):.1f} percentage points"
-    relative = f" ({delta / abs(before.value):+.1%})" if before.value else ""
+    relative = f" ({delta / before.value:+.1%})" if before.value > 0 < after.value else ""
     return f"{direction} {_amount(delta, after)}{relative}"
 
 

@@ -68,6 +68,15 @@ def test_a_percentage_changes_in_percentage_points_and_a_flat_figure_is_unchange
     )
 
 
+def test_a_change_from_or_to_a_loss_has_no_percentage():
+    loss = _figure("FY2021", -88e6, "-$88.00 million")
+    profit = _figure("FY2022", 1_814e6, "$1,814 million")
+    assert change_sentence("ACME", loss, profit, "¹²").endswith("up $1,902 million¹².")
+    assert "%" not in change_sentence("ACME", profit, loss, "¹²")  # to a loss
+    rise = change_sentence("ACME", profit, _figure("FY2023", 2_000e6, "$2,000 million"), "¹")
+    assert rise.endswith("up $186 million (+10.3%)¹.")
+
+
 def test_two_companies_margins_differ_by_points_as_printed():
     first = ("MMM", _figure("FY2022", 0.19105, "19.1%"))
     second = ("PEP", _figure("FY2022", 0.13153, "13.2%"))
