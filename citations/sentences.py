@@ -10,9 +10,10 @@ rows, and blank lines are not claims.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from citations.markup import DAGGER, MARKER_RE, CitedAnswer, iter_markers
 
@@ -195,6 +196,19 @@ def without_sentences(answer: CitedAnswer, units: Sequence[Sentence]) -> tuple[C
         return answer, 0
     body = without_units_and_followers(answer.body, units).strip()
     return answer.model_copy(update={"body": body}).cited_only(), len(units)
+
+
+_T = TypeVar("_T")
+
+
+def cited_pages(
+    answer: CitedAnswer, sentence: Sentence, by_uid: Mapping[str, _T], default: _T
+) -> list[_T]:
+    """What ``by_uid`` holds (a page's text, its fiscal year) for each page ``sentence`` of
+    ``answer`` cites, ``default`` for a page it lacks: what each check that reads a
+    sentence's cited pages starts from."""
+    cited_by = answer.references.by_number()
+    return [by_uid.get(cited_by[n].uid, default) for n in sentence.markers if n in cited_by]
 
 
 def without_uncited(body: str, only: Callable[[str], bool] | None = None) -> str:

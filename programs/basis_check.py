@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_sentences
+from citations.sentences import cited_pages, split_sentences, without_sentences
 from domain.period_patterns import SEQUENTIAL_RE
 from metrics.numbers import extract_numbers
 
@@ -30,13 +30,12 @@ def drop_unsupported_sequential(
     """``answer`` without the sentences that state a figure as a sequential comparison where
     none of their cited pages (``page_texts``: text by page uid) speaks of one, and how many
     were removed."""
-    cited_by = answer.references.by_number()
     wrong = []
     for sentence in split_sentences(answer.body):
         words = MARKER_RE.sub(" ", sentence.text)  # "QoQ¹": a superscript is a word character
         if not (SEQUENTIAL_RE.search(words) and extract_numbers(words)):
             continue
-        cited = [page_texts.get(cited_by[n].uid, "") for n in sentence.markers if n in cited_by]
+        cited = cited_pages(answer, sentence, page_texts, "")
         if not any(SEQUENTIAL_RE.search(text) for text in cited):
             wrong.append(sentence)
     return without_sentences(answer, wrong)

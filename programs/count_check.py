@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_sentences
+from citations.sentences import cited_pages, split_sentences, without_sentences
 
 #: What a draft counts (its noun, singular and plural) -> the words a page may name it by.
 COUNTED: dict[str, tuple[str, ...]] = {
@@ -60,11 +60,10 @@ def _names(page: str, noun: str) -> bool:
 def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple[CitedAnswer, int]:
     """``answer`` without the sentences that count something none of their cited pages
     (``page_texts``: text by page uid) names, and how many were removed."""
-    cited_by = answer.references.by_number()
     wrong = []
     for sentence in split_sentences(answer.body):
         nouns = counted_nouns(MARKER_RE.sub(" ", sentence.text))
-        cited = [page_texts.get(cited_by[n].uid, "") for n in sentence.markers if n in cited_by]
+        cited = cited_pages(answer, sentence, page_texts, "")
         if not nouns or not cited:
             continue
         if any(not any(_names(page, noun) for page in cited) for noun in nouns):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences
+from citations.sentences import cited_pages, split_sentences
 from metrics.numbers import extract_numbers
 from programs.attribution import (
     MIN_ADDED_WORDS,
@@ -62,8 +62,7 @@ def uncite_echoes(
         if not _restates(text, asked):
             continue
         words = content_words(text)
-        cited = (answer.citation_for(n) for n in sentence.markers)
-        texts = [pages[c.uid] for c in cited if c is not None and c.uid in pages]
+        texts = cited_pages(answer, sentence, pages, "")
         if any(share_of(words, page_words(t)) >= WORDS_WITHOUT_NUMBERS for t in texts):
             continue
         echoes.append(sentence)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_sentences
+from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers
 from programs.cause_check import measures_named
 
@@ -70,8 +70,7 @@ def drop_numbers_of_other_figures(
     for sentence in split_sentences(answer.body):
         if sentence.in_table or not sentence.markers:
             continue
-        cited = (answer.citation_for(n) for n in sentence.markers)
-        texts = [pages[c.uid] for c in cited if c is not None and c.uid in pages]
+        texts = cited_pages(answer, sentence, pages, "")
         if given_to_another(MARKER_RE.sub(" ", sentence.text), texts, question):
             wrong.append(sentence)
     return without_sentences(answer, wrong)

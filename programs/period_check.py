@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_sentences
+from citations.sentences import cited_pages, split_sentences, without_sentences
 from domain.period_patterns import FY_PREFIX
 from domain.periods import parse_fy
 
@@ -42,12 +42,11 @@ def drop_later_years(answer: CitedAnswer, page_years: Mapping[str, int]) -> tupl
     """``answer`` without the sentences whose fiscal years are all later than the fiscal year
     of every page they cite (``page_years``: fiscal year by page uid; a page without one,
     such as a web document, leaves its sentence alone), and how many were removed."""
-    cited_by = answer.references.by_number()
     wrong = []
     for sentence in split_sentences(answer.body):
         text = MARKER_RE.sub(" ", sentence.text)
         named = fiscal_years_named(text)
-        years = [page_years.get(cited_by[n].uid, 0) for n in sentence.markers if n in cited_by]
+        years = cited_pages(answer, sentence, page_years, 0)
         if not named or not years or not all(years) or _OUTLOOK.search(text):
             continue
         if min(named) > max(years):
