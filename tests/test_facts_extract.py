@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.headings import heading_statement
-from retrieval.facts.layout import parse_value
+from retrieval.facts.layout import _line_values, parse_value
 from retrieval.ingest.pages_file import _page_from_row
 
 FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
@@ -201,6 +201,14 @@ def test_statement_headings(line, statement):
 )
 def test_printed_values(token, amount):
     assert parse_value(token).amount == amount
+
+
+def test_a_negative_printed_with_spaces_in_its_parentheses_is_one_value():
+    # Oracle, Best Buy, Walmart, Microsoft: "(5,768 )" had made the row a text line.
+    assert [v.amount for v in _line_values("(5,768 )")] == [-5768.0]
+    assert [v.amount for v in _line_values("1,556    (5,768 )")] == [1556.0, -5768.0]
+    assert [v.amount for v in _line_values("( 259)")] == [-259.0]
+    assert _line_values("(a)") is None and _line_values("( see note )") is None
 
 
 def test_text_is_not_a_value():

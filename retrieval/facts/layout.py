@@ -19,6 +19,9 @@ from retrieval.facts.headings import heading_statement
 
 _VALUE = re.compile(r"^\(?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?$|^\(?-?\.\d+\)?%?$")
 _DASH = re.compile(r"^[—–\-]+$")
+#: A negative printed with a space inside its parentheses, "(5,768 )" or "( 259)" (Oracle,
+#: Coca-Cola, Best Buy, Walmart, …): one value, not a text line.
+_SPACED_PARENS = re.compile(r"\(\s*([\d][\d,.]*%?)\s*\)")
 _YEAR = re.compile(r"^(?:19[89]\d|20[0-4]\d)$")
 _FOOTNOTE = re.compile(r"^\([a-z]\)$|^\*+$")
 
@@ -72,7 +75,7 @@ def parse_value(token: str) -> Value | None:
 def _line_values(line: str) -> list[Value] | None:
     """The values of a line made only of values and ``$`` signs; None for a text line."""
     values: list[Value] = []
-    for token in line.replace("$", " ").split():
+    for token in _SPACED_PARENS.sub(r"(\1)", line).replace("$", " ").split():
         if token == "%" and values:  # "18 %": the sign printed apart from its number
             last = values.pop()
             values.append(Value(last.text + "%", last.amount, percent=True))
