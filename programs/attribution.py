@@ -102,7 +102,7 @@ def printed_as_amount(number: NumberToken, text: str) -> bool:
 
 
 def share_of(words: frozenset[str], page_words: frozenset[str]) -> float:
-    """The share of ``words`` that ``page_words`` holds (all of none)."""
+    """The share of ``words`` that ``page_words`` holds (1.0 of none)."""
     return len(words & page_words) / len(words) if words else 1.0
 
 

@@ -68,6 +68,12 @@ _MIN_WORDS = 4
 _PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 
 
+def page_sentences(page: str) -> list[str]:
+    """A page's sentences. PDF text wraps a sentence over lines ("… primarily due to
+    leverage of fixed costs,\nfavorable channel mix shifts …"): each is read as one."""
+    return _PAGE_SENTENCE.split(" ".join(page.split()))
+
+
 def measures_named(text: str) -> set[str]:
     """The statement measures ``text`` names (gross profit, SG&A, EPS, …), by their names."""
     return {name for name, pattern in _FIGURES.items() if pattern.search(text)}
@@ -96,9 +102,7 @@ def given_to(cause: str, page: str) -> set[str]:
     if len(words) < _MIN_WORDS:
         return set()
     owners: set[str] = set()
-    # PDF text wraps a sentence over lines ("… primarily due to leverage of fixed costs,\n
-    # favorable channel mix shifts …"): read it as one.
-    for sentence in _PAGE_SENTENCE.split(" ".join(page.split())):
+    for sentence in page_sentences(page):
         parts = _split_at_cause(sentence)
         if parts and len(words & _cause_words(parts[1])) >= _COPIED * len(words):
             owners |= measures_named(parts[0])

@@ -13,16 +13,13 @@ beside the measure the draft names, stays.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers
-from programs.cause_check import measures_named
+from programs.cause_check import measures_named, page_sentences
 
-#: A page sentence: PDF text joined, split after a full stop, semicolon or the like.
-_PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 #: A page sentence longer than this is a table run together, not a sentence about one figure.
 _MAX_SENTENCE = 400
 
@@ -32,7 +29,7 @@ def _owners(number: NumberToken, page: str) -> set[str] | None:
     names none, is a table run together, or when the page does not print it)."""
     owners: set[str] = set()
     found = False
-    for sentence in _PAGE_SENTENCE.split(" ".join(page.split())):
+    for sentence in page_sentences(page):
         if not NumberIndex.from_text(sentence).matches(number, rel_tol=0.0):
             continue
         named = measures_named(sentence)

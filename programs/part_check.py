@@ -7,7 +7,7 @@ Apple's consolidated net sales, printed on the same page as the segment's $169,6
 million. Digit grounding passes it, and the figure check leaves a sentence about a segment
 to the agents (:mod:`programs.claim_check`). A part's figure can equal the whole's only
 where the company has one part, so a sentence that names a part (a segment, a geography:
-:func:`programs.figure_questions.outside_the_statements`), states one amount and no
+:data:`programs.figure_questions.PART_RE`), states one amount and no
 percentage, and whose amount is the slice's consolidated figure of the measure it names
 is removed. A sentence that also states a share or a second amount ("43% of total net
 sales of $394,328 million") sets the part against the whole, and stays.
@@ -20,14 +20,14 @@ from citations.sentences import split_sentences, without_sentences
 from domain.cells import SliceRef
 from metrics.numbers import extract_numbers
 from programs.figure_check import states_figure
-from programs.figure_questions import PART_RE, outside_the_statements
+from programs.figure_questions import PART_RE
 from programs.figures import Figures
 
 
 def gives_the_whole(text: str, ref: SliceRef, figures: Figures) -> bool:
     """Whether ``text`` names a part of ``ref``'s company and states, as the part's only
     amount, the company's consolidated figure of the measure it names."""
-    if not outside_the_statements(text):
+    if not PART_RE.search(text):
         return False
     numbers = extract_numbers(text)
     amounts = [n for n in numbers if not n.percent]
