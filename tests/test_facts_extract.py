@@ -286,6 +286,9 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         # after preferred dividends (a bank's EPS note), not the net income asked for
         ("Net income applicable to common stockholders", "income", "USD", "net_income_to_common"),
         ("Net income available to common shareholders", "income", "USD", "net_income_to_common"),
+        # Oracle's debt, both halves
+        ("Notes payable and other borrowings, current", "balance", "USD", "short_term_debt"),
+        ("Notes payable and other borrowings, non-current", "balance", "USD", "long_term_debt"),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
