@@ -48,25 +48,36 @@ _ADJUSTED_RE = re.compile(
 )
 
 
+#: A share of a figure that comes from one of its parts ("What share of Oracle's FY2023
+#: revenue came from cloud services and license support?"): the part's line is no concept.
+_SHARE_FROM_RE = re.compile(
+    r"\b(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\b[^?]{0,80}?"
+    r"\b(?:came|comes?|derived|generated|earned|contributed)\s+(?:from|by)\b",
+    re.IGNORECASE,
+)
+
+
 def outside_the_statements(question: str) -> bool:
     """Whether the question asks about a geography or a segment of the company ("How did US
-    sales growth compare to international?") or about a measure the company adjusts itself
-    ("interest coverage using Adjusted EBIT"): the consolidated, reported figure of the line
-    item it names would answer another question, so code computes none and the agents read
-    the segment table or the company's own reconciliation."""
+    sales growth compare to international?"), about the share of a figure one of its parts
+    gives ("What share of revenue came from cloud services?"), or about a measure the
+    company adjusts itself ("interest coverage using Adjusted EBIT"): the consolidated,
+    reported figure of the line item it names would answer another question (Oracle's
+    total revenue, for the share of its cloud services), so code computes none and the
+    agents read the segment table or the company's own reconciliation."""
     asked = drop_instructions(question)
-    return bool(PART_RE.search(asked) or _ADJUSTED_RE.search(asked))
+    return bool(PART_RE.search(asked) or _SHARE_FROM_RE.search(asked) or _ADJUSTED_RE.search(asked))
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a
-#: share of revenue is read against the business, with no benchmark code could apply), an
-#: expectation, a choice.
+#: share of revenue is read against the business, with no benchmark code could apply; "did
+#: operating cash flow cover capex?": a second figure), an expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
     r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
     r"strateg\w*|health\w*|intensive|meaningful|useful|relevant|sustainab\w*|concern\w*|"
     r"segments?|regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|"
-    r"should)\b",
+    r"should|cover(?:s|ed|ing)?)\b",
     re.IGNORECASE,
 )
 
