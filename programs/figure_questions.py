@@ -70,14 +70,14 @@ def outside_the_statements(question: str) -> bool:
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a
-#: share of revenue is read against the business, with no benchmark code could apply; "did
-#: operating cash flow cover capex?": a second figure), an expectation, a choice.
+#: share of revenue is read against the business, with no benchmark code could apply), an
+#: expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
     r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
     r"strateg\w*|health\w*|intensive|meaningful|useful|relevant|sustainab\w*|concern\w*|"
     r"segments?|regions?|geograph\w*|which|who|whom|describe|discuss|comment\w*|opinion|"
-    r"should|cover(?:s|ed|ing)?)\b",
+    r"should)\b",
     re.IGNORECASE,
 )
 

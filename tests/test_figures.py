@@ -49,11 +49,6 @@ def test_a_share_one_part_gives_is_not_the_total(figures):
     assert not outside_the_statements("What was 3M's capex as a percentage of revenue?")
 
 
-def test_whether_one_figure_covers_another_is_researched_beside_it():
-    assert asks_beyond_figure("Did 3M's operating cash flow cover its capital expenditure?")
-    assert not asks_beyond_figure("What was 3M's interest coverage ratio in FY2018?")
-
-
 def test_uses_or_sources_of_cash_are_flows_not_the_cash_balance(figures):
     for question in (
         "What were 3M's main uses of cash in FY2018?",
