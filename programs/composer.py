@@ -155,11 +155,8 @@ def _single_finding(slices: Sequence[SliceReport]) -> str | None:
     answered "Yes, …" before the figure the answer rests on."""
     if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
         return None
-    cited = [
-        p
-        for p in slices[0].probe_answers
-        if p.answer.references.footnotes and _cites(p.answer.body)
-    ]
+    probes = slices[0].probe_answers
+    cited = [p for p in probes if p.answer.references.footnotes and _cites(p.answer.body)]
 
     def place(probe: ProbeAnswer) -> int:  # stable sort: code's verdict, a yes/no, the rest
         if any(f.verdict for f in probe.figures):
