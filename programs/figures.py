@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
-from calculator.choice import FormulaChoice, choose_formula, normalise
+from calculator.choice import FormulaChoice, choose_formula, normalise, single_item
 from calculator.concepts import CONCEPTS
 from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
@@ -31,7 +31,6 @@ from calculator.phrases import compiled
 from calculator.result import Calculation
 from citations.markup import (
     MARKER_RE,
-    Citation,
     CitedAnswer,
     Footnote,
     ReferenceList,
@@ -39,6 +38,13 @@ from citations.markup import (
 )
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period, read_periods
+from programs.comparisons import (
+    choice_answer,
+    cover_answer,
+    fact_citation,
+    lower_first,
+    read_cover,
+)
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import inapplicable_verdict, lacking_at_financials
@@ -152,7 +158,7 @@ class Figures:
         the slice's filings do not print: never a made-up number; or a question that asks
         which item, not how much, or what the statements do not print: a part of the company,
         an adjusted measure)."""
-        if asks_to_choose(question) or outside_the_statements(question):
+        if asks_to_choose(question) or outside_the_statements(question) or read_cover(question):
             return None
         period = asked_period(question, ref)
         choice = _choice(question, period)
@@ -203,6 +209,13 @@ class Figures:
             return Probe(
                 probe_title=f"{title} (does not apply)",
                 probe_question=f"Does {lower_first(title)} apply in {slice_period(ref).label}?",
+            )
+        if computed is None and (covered := self.cover(question, ref)):
+            source, use = (c.calculation for c in covered)
+            return Probe(
+                probe_title=f"{source.title} and {lower_first(use.title)} (from the statements)",
+                probe_question=f"Did {lower_first(source.title)} cover {lower_first(use.title)}"
+                f" in {slice_period(ref).label}?",
             )
         if computed is None:
             chosen = self.choose(question, ref)
@@ -255,6 +268,27 @@ class Figures:
         names = {c.choice.formula for c in computed}
         return (asked, computed) if len(names) == len(computed) else None
 
+    def cover(self, question: str, ref: SliceRef) -> tuple[Computed, Computed] | None:
+        """The two figures a "did A cover B?" question compares (:mod:`programs.comparisons`),
+        each a line item's size read from the slice's facts; None unless both are."""
+        asked = read_cover(drop_instructions(question))
+        if asked is None or outside_the_statements(question):
+            return None
+        period = asked_period(question, ref)
+        source, use = (self._size(text, ref, period) for text in (asked.source, asked.use))
+        if source is None or use is None:
+            return None
+        amounts = source.calculation.unit == use.calculation.unit == "USD"
+        return (source, use) if amounts else None  # sizes in money, not margins or ratios
+
+    def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
+        """One line item or metric named by ``text`` as a question asks its size (an
+        outflow's ``abs(...)``), read from the slice's facts."""
+        choice = _choice(f"What was {text}?", period)
+        if choice is None or single_item(choice.formula) is None:
+            return None
+        return self._calculated(replace(choice, period=period), ref)
+
     def _concept(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item named by ``text``, read from the slice's facts (a metric is no
         option's figure: "cash flow from operations" is cash from operations, not a ratio)."""
@@ -286,9 +320,18 @@ class Figures:
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
             _, verdict, revenue = inapplicable
             return self._answer(question, ref, revenue, verdict)
+        if computed is None and (covered := self.cover(question, ref)):
+            source, use = covered
+            return cover_answer(
+                source.calculation, source.value_text, use.calculation, use.value_text
+            )
         if computed is None:
             chosen = self.choose(question, ref)
-            return _choice_answer(*chosen) if chosen is not None else None
+            if chosen is None:
+                return None
+            asked, options = chosen
+            texts = [c.value_text for c in options]
+            return choice_answer(asked, [c.calculation for c in options], texts)
         return self._answer(question, ref, computed)
 
     def year_ago(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
@@ -343,7 +386,7 @@ class Figures:
             sentence = f"{verdict}{marker}. {sentence}"
         by_uid = {f.uid: f for f in calculation.inputs}
         footnotes = [
-            Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()
+            Footnote(number=n, citation=fact_citation(by_uid[uid])) for uid, n in numbers.items()
         ]
         answer = CitedAnswer(body=sentence, references=ReferenceList(footnotes=footnotes))
         figure = Figure(
@@ -360,40 +403,6 @@ class Figures:
         return answer, figure
 
 
-def _choice_answer(asked: ChoiceQuestion, computed: list[Computed]) -> tuple[CitedAnswer, Figure]:
-    """The option whose figure wins, said first, then every option's figure, each cited."""
-    values = [c.calculation.value for c in computed]
-    best = values.index(max(values) if asked.largest else min(values))
-    uids = list(dict.fromkeys(uid for c in computed for uid in c.calculation.citations))
-    numbers = {uid: n for n, uid in enumerate(uids, 1)}
-
-    def cited(c: Computed) -> str:
-        marker = render_marker([numbers[uid] for uid in c.calculation.citations])
-        return f"{lower_first(c.calculation.title)} was {c.value_text}{marker}"
-
-    winner = computed[best].calculation
-    period = winner.period.label
-    option = asked.options[best]
-    verdict = f"{option[:1].upper()}{option[1:]} {asked.predicate} in {period}"
-    figures = "; ".join(cited(c) for c in computed)
-    # The verdict cites every option's page, as the composer's opening line of it does.
-    body = f"{verdict}{render_marker(list(numbers.values()))}. {figures[:1].upper()}{figures[1:]}."
-    by_uid = {f.uid: f for c in computed for f in c.calculation.inputs}
-    footnotes = [Footnote(number=n, citation=_citation(by_uid[uid])) for uid, n in numbers.items()]
-    answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
-    figure = Figure(
-        title=winner.title,
-        period=period,
-        value=winner.value,
-        unit=winner.unit,
-        text=computed[best].value_text,
-        uids=uids,
-        inputs=[line for c in computed for line in c.calculation.input_lines()],
-        verdict=verdict,
-    )
-    return answer, figure
-
-
 def _printed_as(calculation: Calculation) -> str:
     """`` (purchases of property, plant and equipment)``: the row label a single input was
     printed under, so a reader sees which line the figure is."""
@@ -403,17 +412,6 @@ def _printed_as(calculation: Calculation) -> str:
     if not label or label.lower() == calculation.title.lower():
         return ""
     return f" ({lower_first(label)})"
-
-
-def lower_first(text: str) -> str:
-    """``Capital expenditure`` -> ``capital expenditure``; an acronym (``EBITDA``) stays."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
-
-
-def _citation(fact: Fact) -> Citation:
-    return Citation(
-        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
-    )
 
 
 def figure_observation(figure: Figure) -> dict[str, object]:

@@ -1,0 +1,127 @@
+"""Answers that compare statement figures, written by code: which of several is the largest
+(:mod:`programs.figure_choice` reads the question), and whether one covers another.
+
+"Did Intel's operating cash flow cover its capital expenditure in FY2022?" names two
+figures the statements print, and "cover" compares their sizes. Researched, the 1.5B draft
+answered "Yes, … had no additions to property, plant and equipment", where Intel's release
+prints (24,844) against $15,433 million from operations. Code reads both figures, cited,
+and says whether the first is at least the second: `No: cash from operations of $15,433
+million did not cover capital expenditure of $24,844 million¹.`
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from calculator.result import Calculation
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from programs.figure_choice import ChoiceQuestion
+from retrieval.facts.model import Fact
+from signatures.synthesiser import Figure
+
+#: "Did <a figure> cover <another>": a yes/no question, what covers, what is covered, and the
+#: rest (the company's period) after it.
+_COVER_RE = re.compile(
+    r"^\W*(?:did|does|do|can|could|was|were|is|are|has|have|will|would)\s+(?P<source>.+?)\s+"
+    r"(?:(?:fully|sufficiently|more\s+than)\s+)?(?:cover|covers|covered|fund|funds|funded)\s+"
+    r"(?:all\s+of\s+)?(?P<use>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    re.IGNORECASE,
+)
+#: A company's possessive or a pronoun before a figure's name ("Intel's", "its").
+_OWNER_RE = re.compile(r"^(?:(?:\w[\w.&-]*\s+){0,3}\w[\w.&-]*['’]s|its|their|the)\s+", re.I)
+
+
+@dataclass(frozen=True)
+class CoverQuestion:
+    """The figure that covers (``source``) and the one it covers (``use``), as written."""
+
+    source: str
+    use: str
+
+
+def read_cover(question: str) -> CoverQuestion | None:
+    """The two figures a "did A cover B?" question compares, or None for any other question."""
+    m = _COVER_RE.match(question.strip())
+    if m is None:
+        return None
+    source, use = (_OWNER_RE.sub("", m.group(k).strip()) for k in ("source", "use"))
+    return CoverQuestion(source, use) if source and use else None
+
+
+def lower_first(text: str) -> str:
+    """``Capital expenditure`` -> ``capital expenditure``; an acronym (``EBITDA``) stays."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def fact_citation(fact: Fact) -> Citation:
+    """The citation of the page a statement fact is printed on."""
+    return Citation(
+        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
+    )
+
+
+def _cited(calculations: Sequence[Calculation]) -> tuple[dict[str, int], list[Footnote]]:
+    """The figures' pages numbered from 1 in order, and their footnotes."""
+    uids = list(dict.fromkeys(uid for c in calculations for uid in c.citations))
+    numbers = {uid: n for n, uid in enumerate(uids, 1)}
+    by_uid = {f.uid: f for c in calculations for f in c.inputs}
+    return numbers, [
+        Footnote(number=n, citation=fact_citation(by_uid[uid])) for uid, n in numbers.items()
+    ]
+
+
+def _figure(calc: Calculation, text: str, uids: list[str], inputs: list[str], verdict: str):
+    return Figure(
+        title=calc.title,
+        period=calc.period.label,
+        value=calc.value,
+        unit=calc.unit,
+        text=text,
+        uids=uids,
+        inputs=inputs,
+        verdict=verdict,
+    )
+
+
+def choice_answer(
+    asked: ChoiceQuestion, calculations: Sequence[Calculation], texts: Sequence[str]
+) -> tuple[CitedAnswer, Figure]:
+    """The option whose figure wins, said first, then every option's figure (``texts``, as
+    written), each cited."""
+    values = [c.value for c in calculations]
+    best = values.index(max(values) if asked.largest else min(values))
+    numbers, footnotes = _cited(calculations)
+
+    def cited(c: Calculation, text: str) -> str:
+        marker = render_marker([numbers[uid] for uid in c.citations])
+        return f"{lower_first(c.title)} was {text}{marker}"
+
+    winner = calculations[best]
+    option = asked.options[best]
+    verdict = f"{option[:1].upper()}{option[1:]} {asked.predicate} in {winner.period.label}"
+    figures = "; ".join(cited(c, t) for c, t in zip(calculations, texts, strict=True))
+    # The verdict cites every option's page, as the composer's opening line of it does.
+    body = f"{verdict}{render_marker(list(numbers.values()))}. {figures[:1].upper()}{figures[1:]}."
+    answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
+    inputs = [line for c in calculations for line in c.input_lines()]
+    return answer, _figure(winner, texts[best], list(numbers), inputs, verdict)
+
+
+def cover_answer(
+    source: Calculation, source_text: str, use: Calculation, use_text: str
+) -> tuple[CitedAnswer, Figure]:
+    """Whether ``source`` (a positive figure) is at least the size of ``use`` (an outflow,
+    often printed negative), said first, each figure cited to its page."""
+    covered = source.value > 0 and source.value >= abs(use.value)
+    numbers, footnotes = _cited([source, use])
+    marker = render_marker(list(numbers.values()))
+    did = "covered" if covered else "did not cover"
+    verdict = (
+        f"{'Yes' if covered else 'No'}: {lower_first(source.title)} of {source_text} {did} "
+        f"{lower_first(use.title)} of {use_text} in {source.period.label}"
+    )
+    answer = CitedAnswer(body=f"{verdict}{marker}.", references=ReferenceList(footnotes=footnotes))
+    inputs = [*source.input_lines(), *use.input_lines()]
+    return answer, _figure(source, source_text, list(numbers), inputs, verdict)

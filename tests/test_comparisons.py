@@ -1,0 +1,83 @@
+"""Whether one statement figure covers another, said by code (``programs.comparisons``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.cells import SliceRef
+from domain.periods import Period
+from programs.comparisons import CoverQuestion, cover_answer, read_cover
+from programs.figures import Figures
+from retrieval.store import GridFilter
+
+MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)
+
+
+@pytest.fixture
+def figures(sample_store):
+    return Figures(lambda ref: sample_store.facts(GridFilter(ref.ticker, ref.fy, ref.fq)))
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "use"),
+    [
+        ("Did Intel's operating cash flow cover its capital expenditure in FY2022?",
+         "operating cash flow", "capital expenditure"),
+        ("Does 3M's free cash flow fully cover the dividends?", "free cash flow", "dividends"),
+        ("Was Apple's cash from operations enough to fund its share repurchases in 2022?",
+         "cash from operations enough to", "share repurchases"),
+    ],
+)  # fmt: skip
+def test_a_cover_question_names_what_covers_and_what_is_covered(question, source, use):
+    assert read_cover(question) == CoverQuestion(source, use)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was 3M's interest coverage ratio in FY2018?",
+        "What does 3M's insurance cover?",  # a "what" question
+        "How much capital expenditure did 3M fund in FY2018?",  # how much, not whether
+    ],
+)
+def test_other_questions_are_no_cover_question(figures, question):
+    assert figures.cover(question, MMM_2018) is None
+
+
+def test_code_says_whether_cash_from_operations_covered_capex(figures):
+    question = "Did 3M's operating cash flow cover its capital expenditure in FY2018?"
+    assert figures.compute(question, MMM_2018) is None  # not the first figure alone
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None and probe.probe_title.endswith("(from the statements)")
+    answer, figure = figures.answer(question, MMM_2018)
+    assert answer.body.startswith("Yes: cash from operations of $6,439 million covered ")
+    assert "capital expenditure of $1,577 million in FY2018¹" in answer.body
+    assert figure.verdict and answer.references.footnotes
+
+
+@dataclass
+class _Figure:
+    """What :func:`cover_answer` reads of a calculation."""
+
+    title: str
+    value: float
+    period: Period
+    unit: str = "USD"
+    citations: tuple[str, ...] = ()
+    inputs: tuple = ()
+
+    def input_lines(self) -> list[str]:
+        return []
+
+
+@given(st.integers(1, 10**6), st.integers(1, 10**6))
+def test_covered_exactly_when_the_source_is_at_least_the_use(source, use):
+    year = Period(fy=2030, fq=None)
+    cash, capex = _Figure("Cash", source, year), _Figure("Capex", -use, year)  # an outflow
+    answer, figure = cover_answer(cash, f"${source}", capex, f"${use}")  # type: ignore[arg-type]
+    assert answer.body.startswith("Yes:" if source >= use else "No:")
+    assert figure.verdict == answer.body.removesuffix(".")
