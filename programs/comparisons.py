@@ -72,7 +72,10 @@ def _cited(calculations: Sequence[Calculation]) -> tuple[dict[str, int], list[Fo
     ]
 
 
-def _figure(calc: Calculation, text: str, uids: list[str], inputs: list[str], verdict: str):
+def _figure(
+    calc: Calculation, text: str, uids: list[str], inputs: list[str], verdict: str
+) -> Figure:
+    """The figure a comparison answers with, for the table and the notes."""
     return Figure(
         title=calc.title,
         period=calc.period.label,

@@ -156,8 +156,8 @@ class Figures:
     def compute(self, question: str, ref: SliceRef) -> Computed | None:
         """The question's figure for this slice, or None (nothing computable, or an input
         the slice's filings do not print: never a made-up number; or a question that asks
-        which item, not how much, or what the statements do not print: a part of the company,
-        an adjusted measure)."""
+        which item, not how much, or whether one figure covers another, or what the statements
+        do not print: a part of the company, an adjusted measure)."""
         if asks_to_choose(question) or outside_the_statements(question) or read_cover(question):
             return None
         period = asked_period(question, ref)
@@ -270,7 +270,8 @@ class Figures:
 
     def cover(self, question: str, ref: SliceRef) -> tuple[Computed, Computed] | None:
         """The two figures a "did A cover B?" question compares (:mod:`programs.comparisons`),
-        each a line item's size read from the slice's facts; None unless both are."""
+        each a line item's or a metric's size read from the slice's facts, both in money; None
+        unless both are."""
         asked = read_cover(drop_instructions(question))
         if asked is None or outside_the_statements(question):
             return None
