@@ -19,11 +19,26 @@ from retrieval.search.query import CAVEAT, drop_instructions
 _CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\b", re.IGNORECASE)
 
 
+#: "Which had higher net income in FY2022, McDonald's or Intel?", "Which company had the
+#: larger operating margin: Apple or Oracle?": a choice among the subjects the question lists
+#: at its end (companies, periods), each a slice whose figure code computes and whose
+#: comparison line says which is larger. Asked as a "which", it had been researched, and
+#: the draft gave Intel's FY2021 net income as its FY2022 quarter's.
+_AMONG_SUBJECTS_RE = re.compile(
+    r"\bwhich(?:\s+(?:company|companies|firm|one|of\s+(?:the\s+two|them|these)))?\s+"
+    r"(?:had|has|have|was|were|is|are|did|does|reported|earned|made|generated|spent|posted)\b"
+    r"[^?]*[,:]\s*[^,:?]+\s+or\s+[^,:?]+\?\s*$",
+    re.IGNORECASE,
+)
+
+
 def asks_to_choose(question: str) -> bool:
     """Whether the question asks *which* item (segment, activity, customer) rather than for
     a figure: the figure of the line item it names ("net income") would answer another
-    question (the consolidated total, not the segment that earned the most)."""
-    return _CHOOSING_RE.search(question.strip()) is not None
+    question (the consolidated total, not the segment that earned the most). A choice
+    among the companies or periods it lists asks for each one's figure."""
+    asked = question.strip()
+    return _CHOOSING_RE.search(asked) is not None and not _AMONG_SUBJECTS_RE.search(asked)
 
 
 #: A part of the company: a geography or a segment. Statement facts are consolidated
@@ -111,6 +126,6 @@ def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) ->
         asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
     if judged:
         asked = _HEALTH_RE.sub(" ", asked)
-    if read_choice(asked) is not None:
+    if read_choice(asked) is not None or _AMONG_SUBJECTS_RE.search(asked):
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     return _BEYOND_FIGURE_RE.search(asked) is not None

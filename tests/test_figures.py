@@ -39,6 +39,21 @@ def test_times_it_sold_its_inventory_is_the_turnover_not_the_balance(figures, qu
     assert probe is not None and probe.probe_title.startswith("Inventory turnover")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which had higher net income in FY2018, 3M or Honeywell?",
+        "Which company had the larger operating margin in FY2018: 3M or Honeywell?",
+    ],
+)
+def test_a_choice_among_the_companies_listed_gets_each_ones_figure(figures, question):
+    assert not asks_to_choose(question) and not asks_beyond_figure(question)
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None and probe.probe_title.endswith("(from the statements)")
+    # a choice among a company's own items is still no figure's
+    assert asks_to_choose("Which segment had higher net income in FY2018, A or B?")
+
+
 def test_a_share_one_part_gives_is_not_the_total(figures):
     for question in (
         "What share of 3M's FY2018 revenue came from its Safety and Industrial products?",
