@@ -29,13 +29,12 @@ from programs.attribution import (
     page_words,
     share_of,
 )
+from retrieval.mentions import LEGAL_SUFFIXES
 from textnorm.stemming import stem
 
 #: Words a sentence may add to the question's and still only restate it: the company's
-#: legal form ("PG&E Corporation" for "PG&E's").
-_FORM_WORDS = frozenset(
-    stem(w) for w in ("corporation", "incorporated", "group", "holdings", "plc", "ltd")
-)
+#: legal form ("PG&E Corporation" for "PG&E's"), as company names are read elsewhere.
+_FORM_WORDS = frozenset(stem(w) for w in LEGAL_SUFFIXES)
 
 
 def _restates(text: str, asked: frozenset[str]) -> bool:
