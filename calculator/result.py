@@ -12,11 +12,18 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import concept_info
 from calculator.expressions import Binary, Expression, Number, Reference, Unary, level
-from citations.markup import render_marker
+from citations.markup import Citation, render_marker
 from domain.periods import Period
 from retrieval.facts.model import Fact
 
 _SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "**": "^"}
+
+
+def fact_citation(fact: Fact) -> Citation:
+    """A statement fact is cited by the page it was printed on."""
+    return Citation(
+        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
+    )
 
 
 @dataclass(frozen=True)

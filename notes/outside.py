@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
 
+from calculator.result import fact_citation
 from notes.model import CitedSentence, Section
-from notes.sources import PriceCitation, SourceBook, WebCitation, fact_citation
+from notes.sources import PriceCitation, SourceBook, WebCitation
 from retrieval.facts.model import Fact
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from calculator.result import fact_citation
 from citations.markup import Citation, Footnote, to_superscript
 from retrieval.facts.model import Fact
 from retrieval.pages import Page
@@ -63,13 +64,6 @@ def page_citation(page: Page) -> Citation:
         doc_label=page.doc_label,
         page_index=page.page_index,
         page_id=page.page_id or 0,
-    )
-
-
-def fact_citation(fact: Fact) -> Citation:
-    """A statement fact is cited by the page it was printed on."""
-    return Citation(
-        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
     )
 
 

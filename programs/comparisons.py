@@ -15,10 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from calculator.result import Calculation
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from calculator.result import Calculation, fact_citation
+from citations.markup import CitedAnswer, Footnote, ReferenceList, render_marker
 from programs.figure_choice import ChoiceQuestion
-from retrieval.facts.model import Fact
 from signatures.synthesiser import Figure
 
 #: "Did <a figure> cover <another>": a yes/no question, what covers, what is covered, and the
@@ -55,15 +54,11 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
-def fact_citation(fact: Fact) -> Citation:
-    """The citation of the page a statement fact is printed on."""
-    return Citation(
-        uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
-    )
-
-
-def _cited(calculations: Sequence[Calculation]) -> tuple[dict[str, int], list[Footnote]]:
-    """The figures' pages numbered from 1 in order, and their footnotes."""
+def numbered_footnotes(
+    calculations: Sequence[Calculation],
+) -> tuple[dict[str, int], list[Footnote]]:
+    """The figures' pages (uid -> number) numbered from 1 in order of first use, and their
+    footnotes: how every answer code writes from statement figures cites them."""
     uids = list(dict.fromkeys(uid for c in calculations for uid in c.citations))
     numbers = {uid: n for n, uid in enumerate(uids, 1)}
     by_uid = {f.uid: f for c in calculations for f in c.inputs}
@@ -95,7 +90,7 @@ def choice_answer(
     written), each cited."""
     values = [c.value for c in calculations]
     best = values.index(max(values) if asked.largest else min(values))
-    numbers, footnotes = _cited(calculations)
+    numbers, footnotes = numbered_footnotes(calculations)
 
     def cited(c: Calculation, text: str) -> str:
         marker = render_marker([numbers[uid] for uid in c.citations])
@@ -118,7 +113,7 @@ def cover_answer(
     """Whether ``source`` (a positive figure) is at least the size of ``use`` (an outflow,
     often printed negative), said first, each figure cited to its page."""
     covered = source.value > 0 and source.value >= abs(use.value)
-    numbers, footnotes = _cited([source, use])
+    numbers, footnotes = numbered_footnotes([source, use])
     marker = render_marker(list(numbers.values()))
     did = "covered" if covered else "did not cover"
     verdict = (

@@ -32,7 +32,6 @@ from calculator.result import Calculation
 from citations.markup import (
     MARKER_RE,
     CitedAnswer,
-    Footnote,
     ReferenceList,
     render_marker,
 )
@@ -41,8 +40,8 @@ from domain.periods import MIN_FY, Period, read_periods
 from programs.comparisons import (
     choice_answer,
     cover_answer,
-    fact_citation,
     lower_first,
+    numbered_footnotes,
     read_cover,
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
@@ -366,7 +365,7 @@ class Figures:
         """``computed``'s cited sentence and figure, after code's verdict (``verdict``, or,
         when ``judged``, a benchmark's or a change's that the figure settles)."""
         calculation = computed.calculation
-        numbers = {uid: n for n, uid in enumerate(calculation.citations, 1)}
+        numbers, footnotes = numbered_footnotes([calculation])
         marker = render_marker(list(numbers.values()))
         value = computed.value_text
         printed = _printed_as(calculation)
@@ -385,10 +384,6 @@ class Figures:
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             sentence = f"{verdict}{marker}. {sentence}"
-        by_uid = {f.uid: f for f in calculation.inputs}
-        footnotes = [
-            Footnote(number=n, citation=fact_citation(by_uid[uid])) for uid, n in numbers.items()
-        ]
         answer = CitedAnswer(body=sentence, references=ReferenceList(footnotes=footnotes))
         figure = Figure(
             title=calculation.title,
