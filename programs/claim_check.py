@@ -68,7 +68,7 @@ def misstated_figures(
             continue
         if outside_the_statements(text) or not _in_the_slice_year(text, ref):
             continue
-        computed = figures.answer(text, ref)
+        computed = figures.answer(text, ref, parts=False)
         if computed is None:
             continue
         figure = computed[1]

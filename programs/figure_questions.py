@@ -97,11 +97,17 @@ _BEYOND_FIGURE_RE = re.compile(
 )
 
 
+#: What a parts table answers: the choice among the parts it prints.
+_PARTS_ASKED_RE = re.compile(r"\b(?:which|segments?|regions?|geograph\w*)\b", re.IGNORECASE)
+
+
 #: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
 _HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
 
 
-def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) -> bool:
+def asks_beyond_figure(
+    question: str, sector: str = "", judged: bool = False, parted: bool = False
+) -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice code cannot make): then the model's probes research the rest; otherwise the
     figure, read by code, is the whole research and no probe drifts into what nobody asked.
@@ -120,7 +126,10 @@ def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) ->
     ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
     analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
     Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
-    says so in words, and its dagger landed on code's verdict and figure."""
+    says so in words, and its dagger landed on code's verdict and figure.
+
+    ``parted``: code read the parts the question names from the filing's breakdown table
+    (:mod:`programs.part_tables`), so "which segment" and "by region" ask no more."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
         asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
@@ -128,4 +137,6 @@ def asks_beyond_figure(question: str, sector: str = "", judged: bool = False) ->
         asked = _HEALTH_RE.sub(" ", asked)
     if read_choice(asked) is not None or _AMONG_SUBJECTS_RE.search(asked):
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
+    if parted:
+        asked = _PARTS_ASKED_RE.sub(" ", asked)
     return _BEYOND_FIGURE_RE.search(asked) is not None

@@ -47,6 +47,7 @@ from programs.comparisons import (
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import inapplicable_verdict, lacking_at_financials
+from programs.part_tables import PageSearch, PartTable, PartTables, part_answer, part_probe
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
@@ -133,9 +134,16 @@ class Computed:
 class Figures:
     """Computes question figures per slice from the store's facts (read once per slice)."""
 
-    def __init__(self, facts: FactSource, sectors: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        facts: FactSource,
+        sectors: dict[str, str] | None = None,
+        pages: PageSearch | None = None,
+    ) -> None:
         self._source = facts
         self._sectors = dict(sectors or {})  # ticker -> GICS sector, for the verdicts
+        # A question about the company's parts is answered from a searched page's breakdown.
+        self._parts = PartTables(pages) if pages is not None else None
         self._cache: dict[SliceRef, list[Fact]] = {}
         self._lock = threading.Lock()
 
@@ -152,13 +160,15 @@ class Figures:
                 self._cache[ref] = list(self._source(ref))
             return self._cache[ref]
 
-    def compute(self, question: str, ref: SliceRef) -> Computed | None:
+    def compute(self, question: str, ref: SliceRef, parts: bool = True) -> Computed | None:
         """The question's figure for this slice, or None (nothing computable, or an input
         the slice's filings do not print: never a made-up number; or a question that asks
         which item, not how much, or whether one figure covers another, or what the statements
         do not print: a part of the company, an adjusted measure)."""
         if asks_to_choose(question) or outside_the_statements(question) or read_cover(question):
             return None
+        if parts and self.part_table(question, ref) is not None:
+            return None  # the parts' table answers it, not the whole company's figure
         period = asked_period(question, ref)
         choice = _choice(question, period)
         if choice is None:
@@ -169,6 +179,20 @@ class Figures:
         else:
             choice = replace(choice, period=period)
         return self._calculated(choice, ref)
+
+    def part_table(self, question: str, ref: SliceRef) -> PartTable | None:
+        """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""
+        if self._parts is None:
+            return None
+        return self._parts.table(question, ref, self)
+
+    def consolidated(
+        self, measure: str, question: str, ref: SliceRef
+    ) -> tuple[Computed | None, Computed | None]:
+        """The slice's consolidated ``measure`` ("revenue") for the period the question asks,
+        and the year before's as the same filing prints it."""
+        period = asked_period(question, ref)
+        return self._concept(measure, ref, period), self._concept(measure, ref, period.shifted(-1))
 
     def _calculated(self, choice: FormulaChoice, ref: SliceRef) -> Computed | None:
         """``choice`` computed from the slice's facts; None when an input is not printed."""
@@ -202,6 +226,8 @@ class Figures:
     def probe(self, question: str, ref: SliceRef) -> Probe | None:
         """The figure probe for this slice, when the question asks for a computable figure
         or a choice among statement figures."""
+        if (table := self.part_table(question, ref)) is not None:
+            return part_probe(table, ref)
         computed = self.compute(question, ref)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
             title, _, _ = inapplicable
@@ -314,9 +340,14 @@ class Figures:
         mine = self.probe(question, ref)
         return mine is not None and mine == probe
 
-    def answer(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
-        """The figure probe's answer: one cited sentence, and the figure for table and notes."""
-        computed = self.compute(question, ref)
+    def answer(
+        self, question: str, ref: SliceRef, parts: bool = True
+    ) -> tuple[CitedAnswer, Figure] | None:
+        """The figure probe's answer: one cited sentence, and the figure for table and notes
+        (``parts=False``: not the parts' table, for a draft's sentence checked by code)."""
+        if parts and (table := self.part_table(question, ref)) is not None:
+            return part_answer(table)
+        computed = self.compute(question, ref, parts=False)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
             _, verdict, revenue = inapplicable
             return self._answer(question, ref, revenue, verdict)

@@ -33,7 +33,7 @@ def gives_the_whole(text: str, ref: SliceRef, figures: Figures) -> bool:
     amounts = [n for n in numbers if not n.percent]
     if len(amounts) != 1 or len(numbers) != 1:
         return False
-    whole = figures.answer(PART_RE.sub(" ", text), ref)
+    whole = figures.answer(PART_RE.sub(" ", text), ref, parts=False)
     if whole is None or "%" in whole[1].text:
         return False
     return states_figure(amounts[0], whole[1])

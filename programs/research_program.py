@@ -55,7 +55,7 @@ from programs.web_sources import web_settings_from_env
 from retrieval.mentions import company_mentions
 from retrieval.search.hybrid import Hit, HybridSearcher
 from retrieval.search.passages import DEFAULT_BUDGET
-from retrieval.store import GridCell
+from retrieval.store import GridCell, GridFilter
 from signatures.planner import ResearchPlan
 from signatures.probes import Probe
 
@@ -120,7 +120,7 @@ class ResearchProgram(dspy.Module):
         self.searcher = LockedSearcher(searcher)
         self.planner = SlicePlanner(self.cells, max_slices=s.max_slices)
         sectors = {c.ticker: c.sector for c in self.planner.companies}
-        self.figures = Figures(self.searcher.facts, sectors)
+        self.figures = Figures(self.searcher.facts, sectors, pages=self._slice_pages)
         self.probes = ProbeGenerator(max_probes=s.max_probes, mandatory_angles=s.mandatory_angles)
         self.researcher = Researcher(
             max_searches=s.max_searches,
@@ -171,7 +171,8 @@ class ResearchProgram(dspy.Module):
         # Code's figure says why a metric does not apply: the caveat asking that is answered.
         inapplicable = figure is not None and self.figures.inapplicable(question, ref) is not None
         sector = "" if inapplicable else self.figures.sector(ref.ticker)
-        beyond = asks_beyond_figure(question, sector, judged)
+        parted = figure is not None and self.figures.part_table(question, ref) is not None
+        beyond = asks_beyond_figure(question, sector, judged, parted)
         if figure is not None and (not beyond or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)
         if figure is not None and latest and ref not in latest:
@@ -193,6 +194,10 @@ class ResearchProgram(dspy.Module):
             also=self.probes.mandatory_angles,
         )
         return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
+
+    def _slice_pages(self, query: str, ref: SliceRef) -> list[Hit]:
+        """The slice's pages for ``query``, best first: where a parts table is looked for."""
+        return self.searcher.search(query, GridFilter(ref.ticker, ref.fy, ref.fq), k=8)
 
     def _own_company(self, probes: Sequence[Probe], ref: SliceRef) -> list[Probe]:
         """The model's probes about this slice's company: one that names another company, or

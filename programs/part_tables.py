@@ -1,0 +1,322 @@
+"""Questions about a company's parts (segments, regions, product lines), answered by code
+from the filing's own breakdown table.
+
+"Which geographic segment had the highest net sales?", "Does Boeing have product
+categories above 20% of revenue?", "How did US sales growth compare with international?":
+the embedded model reads a segment table badly (it gave Apple's consolidated net sales as
+the Americas', and refused Boeing's categories with the table in its evidence). Code can
+answer them: the consolidated figure is a statement fact, the breakdown is the run of rows
+on a searched page that adds up to it (:mod:`calculator.breakdown`), and the choice the
+question asks (the highest, the lowest, the parts above a share, the parts that declined)
+is arithmetic. The answer states every part with its share and, where the table prints
+the prior year, its change, cited to the table's page; nothing is written when no page of
+the slice adds up.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from calculator.breakdown import Breakdown, Part, find_breakdown
+from calculator.result import fact_citation
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from domain.cells import SliceRef
+from programs.figure_questions import PART_RE
+from retrieval.facts.headings import heading_statement
+from signatures.probes import Probe
+from signatures.synthesiser import Figure
+
+if TYPE_CHECKING:
+    from programs.figures import Computed, Figures
+
+
+class PageHit(Protocol):
+    """What a searched page must give: its text and what its citation prints."""
+
+    uid: str
+    page_id: int
+    doc_label: str
+    page_index: int
+    text: str
+
+
+#: Searches the slice's pages for a query, best first.
+PageSearch = Callable[[str, SliceRef], Sequence[PageHit]]
+
+#: The parts a question names: segments, regions, product lines (and the geographies of
+#: :data:`programs.figure_questions.PART_RE`).
+_PART_NOUN = re.compile(
+    r"\b(?:segments?|divisions?|regions?|geograph\w*|categor(?:y|ies)|product\s+lines?|"
+    r"business\s+(?:units?|lines?|groups?|segments?)|lines?\s+of\s+business)\b",
+    re.IGNORECASE,
+)
+#: The measures a breakdown table splits, each as the statement line code reads.
+_MEASURES = (
+    (re.compile(r"\bnet\s+(?:income|earnings|profit)\b", re.I), "net income"),
+    (
+        re.compile(
+            r"\boperating\s+(?:income|profit|earnings)\b|\b(?:income|earnings)\s+from\s+operations\b",
+            re.I,
+        ),
+        "operating income",
+    ),
+    (re.compile(r"\b(?:revenues?|sales)\b", re.I), "revenue"),
+)
+_HIGHEST = re.compile(
+    r"\b(?:highest|largest|most|biggest|greatest|top|leading|strongest|primary|main)\b", re.I
+)
+_LOWEST = re.compile(r"\b(?:lowest|smallest|least|weakest)\b", re.I)
+_ABOVE = re.compile(
+    r"\b(?:more\s+than|over|above|greater\s+than|at\s+least|exceed\w*)\s+(\d+(?:\.\d+)?)\s*%",
+    re.I,
+)
+_DECLINED = re.compile(
+    r"\b(?:declin\w*|shr[aiu]nk\w*|fell|fall\w*|decreas\w*|drag\w*|drop\w*|contract\w*)\b", re.I
+)
+_GROWTH = re.compile(r"\bgr[eo]w(?:th|s|ing)?\b", re.I)
+_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
+#: Rows that reconcile the parts to the total rather than being a part of the business.
+_ADJUSTMENT = re.compile(
+    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|corporate|adjust\w*)\b", re.I
+)
+_FOOTNOTE_MARKS = re.compile(r"(?:\s*\((?:\d+|[a-z])\))+\s*$")
+
+
+@dataclass(frozen=True)
+class PartAsk:
+    """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest``,
+    ``above`` (a share ``threshold``, in %), ``declined`` or ``listed``."""
+
+    kind: str
+    measure: str  # "revenue", "operating income", "net income"
+    threshold: float | None = None
+    yes_no: bool = False
+
+
+def read_part_ask(question: str) -> PartAsk | None:
+    """The question's ask of the company's parts, or None when it names no part or no
+    measure a breakdown table splits."""
+    if not (_PART_NOUN.search(question) or PART_RE.search(question)):
+        return None
+    measure = next((name for pattern, name in _MEASURES if pattern.search(question)), None)
+    if measure is None and _GROWTH.search(question):
+        measure = "revenue"  # "which segment dragged down growth": a company grows by sales
+    if measure is None:
+        return None
+    yes_no = _YES_NO.search(question) is not None
+    if above := _ABOVE.search(question):
+        return PartAsk("above", measure, float(above.group(1)), yes_no)
+    # "the largest decline" asks for the parts that declined, the steepest first.
+    for kind, pattern in (("declined", _DECLINED), ("highest", _HIGHEST), ("lowest", _LOWEST)):
+        if pattern.search(question):
+            return PartAsk(kind, measure, yes_no=yes_no)
+    return PartAsk("listed", measure, yes_no=yes_no)
+
+
+@dataclass(frozen=True)
+class PartTable:
+    """A question's breakdown in one slice: the ask, the parts, the page they were read
+    from and the consolidated figure (and its prior year's) they add up to."""
+
+    ask: PartAsk
+    breakdown: Breakdown
+    page: Citation
+    total: Computed
+    prior: Computed | None
+
+
+class PartTables:
+    """Finds a question's breakdown table among the slice's searched pages (once per
+    question and slice: the probe and its answer ask for it again)."""
+
+    def __init__(self, search: PageSearch) -> None:
+        self._search = search
+        self._cache: dict[tuple[str, SliceRef], PartTable | None] = {}
+        self._lock = threading.Lock()
+
+    def table(self, question: str, ref: SliceRef, figures: Figures) -> PartTable | None:
+        """The breakdown the question asks about, or None (no part, no measure, no page
+        whose rows add up to the slice's consolidated figure)."""
+        key = (question, ref)
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        found = self._find(question, ref, figures)
+        with self._lock:
+            self._cache[key] = found
+        return found
+
+    def _find(self, question: str, ref: SliceRef, figures: Figures) -> PartTable | None:
+        ask = read_part_ask(question)
+        if ask is None:
+            return None
+        total, prior = figures.consolidated(ask.measure, question, ref)
+        if total is None or total.calculation.value <= 0:
+            return None
+        prior_total = prior.calculation.value if prior is not None else None
+        # The question's own words, then the table's usual title: a question about growth
+        # finds the discussion first, and the table may sit on another page.
+        kind = "geographic area" if _geographic(question) else "segment"
+        hits = [*self._search(question, ref), *self._search(f"{ask.measure} by {kind}", ref)]
+        pages = {hit.uid: hit for hit in hits}.values()
+        found = [
+            (hit, breakdown)
+            for hit in pages
+            if (breakdown := find_breakdown(hit.text, total.calculation.value, prior_total))
+        ]
+        if not found:
+            return None
+        # The best fit to the question's words; the search's order among equals.
+        hit, breakdown = max(found, key=lambda f: fit(question, f[0].text, f[1]))
+        page = Citation(
+            uid=hit.uid, doc_label=hit.doc_label, page_index=hit.page_index, page_id=hit.page_id
+        )
+        kept = prior if breakdown.prior_total is not None else None
+        return PartTable(ask, breakdown, page, total, kept)
+
+
+#: The words that say which kind of parts a table lists ("net sales by category", "by
+#: reportable segment", "geographic information").
+_KIND_WORDS = re.compile(
+    r"\b(segment|geograph|region|categor|product|service|division|business|countr)\w*", re.I
+)
+_WORD = re.compile(r"[a-z]+")
+_COMMON = frozenset(
+    "a an and as at by for from in of on or the to total other net sales revenue revenues "
+    "income operating".split()
+)
+
+
+def _words(text: str) -> set[str]:
+    """A label's or a question's own words: ``U.S.`` is ``us``; common words left out."""
+    return set(_WORD.findall(text.lower().replace(".", ""))) - _COMMON
+
+
+def _geographic(question: str) -> bool:
+    """Whether the question asks about places (a region, a country, "international")."""
+    kinds = {m.lower() for m in _KIND_WORDS.findall(question)}
+    named = PART_RE.search(_PART_NOUN.sub(" ", question))
+    return bool(named or kinds & {"geograph", "region", "countr"})
+
+
+def fit(question: str, text: str, breakdown: Breakdown) -> int:
+    """How well a page's breakdown fits the question: the kinds of part the question names
+    that the table's heading names too, geographic rows for a geographic question, each
+    part the question names itself; a primary statement's own split (products and
+    services on the income statement) is the last choice."""
+    asked = {m.lower() for m in _KIND_WORDS.findall(question)}
+    score = 2 * len(asked & {m.lower() for m in _KIND_WORDS.findall(breakdown.heading)})
+    places = [p for p in breakdown.parts if PART_RE.search(part_label(p))]
+    if _geographic(question) and 2 * len(places) >= len(breakdown.parts):
+        score += 2
+    words = _words(question)
+    score += sum(1 for p in breakdown.parts if _words(part_label(p)) & words)
+    head = text.split("\n")[:15]
+    return score - (2 if any(heading_statement(line) for line in head) else 0)
+
+
+def part_label(part: Part) -> str:
+    """The row label without its footnote marks: ``iPhone (1)`` -> ``iPhone``."""
+    return _FOOTNOTE_MARKS.sub("", part.label).strip()
+
+
+def _money(value: float) -> str:
+    """``$25,867 million`` (a negative as ``-$231 million``)."""
+    sign = "-" if value < 0 else ""
+    return f"{sign}${abs(value) / 1e6:,.0f} million"
+
+
+def _change(breakdown: Breakdown, part: Part) -> str:
+    change = breakdown.change(part)
+    return "" if change is None else f", {change * 100:+.1f}% from {_money(part.prior or 0)}"
+
+
+def part_probe(table: PartTable, ref: SliceRef) -> Probe:
+    """The probe code answers: the measure by part, read from the filing's table."""
+    measure, period = table.ask.measure, table.total.calculation.period.label
+    return Probe(
+        probe_title=f"{measure.capitalize()} by part (from the filing's table)",
+        probe_question=f"How did {ref.ticker}'s {measure} in {period} split among its parts?",
+    )
+
+
+def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
+    """The parts' figures in one cited sentence, after code's answer to the choice asked
+    (the highest, the lowest, those above a share, those that declined)."""
+    ask, breakdown = table.ask, table.breakdown
+    citations = list({c.uid: c for c in [table.page, *_fact_pages(table)]}.values())
+    numbers = {c.uid: n for n, c in enumerate(citations, 1)}
+    page_mark = render_marker([numbers[table.page.uid]])
+    every_mark = render_marker(list(numbers.values()))
+    total_mark = render_marker(sorted({numbers[c.uid] for c in _fact_pages(table)}))
+    period = table.total.calculation.period.label
+    listed = "; ".join(
+        f"{part_label(p)} {_money(p.value)} ({breakdown.share(p) * 100:.1f}%"
+        f"{_change(breakdown, p)})"
+        for p in breakdown.parts
+    )
+    body = (
+        f"{ask.measure.capitalize()} in {period} was {_money(breakdown.total)}{total_mark}, "
+        f"split as: {listed}{page_mark}."
+    )
+    verdict, chosen = _verdict(ask, breakdown)
+    if verdict:
+        body = f"{verdict}{every_mark}. {body}"
+    footnotes = [Footnote(number=n, citation=c) for n, c in enumerate(citations, 1)]
+    answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
+    figure = Figure(
+        title=f"{ask.measure.capitalize()} of {part_label(chosen)}" if chosen else ask.measure,
+        period=period,
+        value=chosen.value if chosen else breakdown.total,
+        unit="USD",
+        text=_money(chosen.value if chosen else breakdown.total),
+        uids=list(numbers),
+        verdict=verdict,
+    )
+    return answer, figure
+
+
+def _fact_pages(table: PartTable) -> list[Citation]:
+    """The pages of the consolidated figure (and the prior year's) the parts add up to."""
+    computed = [table.total, *([table.prior] if table.prior else [])]
+    return [fact_citation(f) for c in computed for f in c.calculation.inputs]
+
+
+def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:
+    """Code's answer to the choice asked, and the part it names (None for a list)."""
+    parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
+    if not parts:
+        return "", None
+    if ask.kind in ("highest", "lowest"):
+        pick = max if ask.kind == "highest" else min
+        part = pick(parts, key=lambda p: p.value)
+        share = breakdown.share(part) * 100
+        line = (
+            f"{part_label(part)} had the {ask.kind} {ask.measure}: {_money(part.value)}, "
+            f"{share:.1f}% of the total"
+        )
+        return line, part
+    if ask.kind == "above" and ask.threshold is not None:
+        above = [p for p in parts if breakdown.share(p) * 100 > ask.threshold]
+        named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in above)
+        opening = ("Yes: " if above else "No: ") if ask.yes_no else ""
+        if not above:
+            return f"{opening}no part had more than {ask.threshold:g}% of {ask.measure}", None
+        had = "each had" if len(above) > 1 else "had"
+        return f"{opening}{named} {had} more than {ask.threshold:g}% of {ask.measure}", None
+    if ask.kind == "declined" and breakdown.prior_total is not None:
+        fell = sorted(
+            (p for p in parts if (c := breakdown.change(p)) is not None and c < 0),
+            key=lambda p: breakdown.change(p) or 0.0,
+        )
+        if not fell:
+            return f"No part's {ask.measure} declined", None
+        named = ", ".join(
+            f"{part_label(p)} ({(breakdown.change(p) or 0) * 100:+.1f}%)" for p in fell
+        )
+        return f"{ask.measure.capitalize()} declined in {named}", fell[0]
+    return "", None

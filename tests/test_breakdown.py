@@ -1,0 +1,118 @@
+"""The parts of a consolidated figure are the rows of a page's table that add up to it."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculator.breakdown import amount, find_breakdown
+
+SEGMENT_PAGE = """Summary of Business Segment Data
+(Dollars in millions)
+Years ended December 31,
+2022
+2021
+2020
+Revenues:
+Commercial Airplanes
+$25,867
+$19,493
+$16,162
+Defense, Space & Security
+23,162
+26,540
+26,257
+Global Services
+17,611
+16,328
+15,543
+Boeing Capital
+199
+272
+261
+Unallocated items, eliminations and other
+(231)
+(347)
+(65)
+Total revenues
+$66,608
+$62,286
+$58,158
+"""
+
+
+def _page(rows: list[tuple[str, int, int]]) -> str:
+    """A table as PyMuPDF prints it: a label line, then a line per column value."""
+    lines = ["Revenue by segment", "(in millions)", "2022", "2021"]
+    for label, now, before in rows:
+        lines += [label, f"{now:,}", f"{before:,}"]
+    lines += ["Total", f"{sum(r[1] for r in rows):,}", f"{sum(r[2] for r in rows):,}"]
+    return "\n".join(lines)
+
+
+def test_the_rows_that_add_up_to_the_figure_are_its_parts_with_the_prior_year():
+    found = find_breakdown(SEGMENT_PAGE, 66_608e6, 62_286e6)
+    assert found is not None
+    assert [p.label for p in found.parts] == [
+        "Commercial Airplanes",
+        "Defense, Space & Security",
+        "Global Services",
+        "Boeing Capital",
+        "Unallocated items, eliminations and other",
+    ]
+    assert found.parts[0].value == 25_867e6 and found.parts[0].prior == 19_493e6
+    assert round(found.share(found.parts[0]), 3) == 0.388
+    assert round(found.change(found.parts[1]) or 0, 3) == -0.127
+    assert found.change(found.parts[4]) is None  # no change from a negative prior value
+    assert "Revenues:" in found.heading
+
+
+def test_the_prior_year_is_read_only_where_its_column_adds_up_too():
+    found = find_breakdown(SEGMENT_PAGE, 66_608e6, 60_000e6)
+    assert found is not None and found.prior_total is None
+    assert all(p.prior is None for p in found.parts)
+
+
+def test_no_breakdown_when_no_rows_add_up_or_the_sum_is_too_small_to_trust():
+    assert find_breakdown(SEGMENT_PAGE, 70_000e6) is None
+    small = "Table\n2022\n2021\nA\n4\n3\nB\n5\n6\n"
+    assert find_breakdown(small, 9e6) is None  # one printed digit each: a sum by chance
+
+
+def test_a_statements_own_lines_and_a_total_beside_empty_rows_are_not_parts():
+    statement = (
+        "Income\n2022\n2021\nCost of products sold\n31,089\n29,855\nGross profit\n63,854\n63,920\n"
+    )
+    assert find_breakdown(statement, 94_943e6) is None
+    whole = "Revenue\n2022\n2021\nGAAP net revenue\n63,054\n79,024\nNAND memory business\n—\n—\n"
+    assert find_breakdown(whole, 63_054e6) is None
+
+
+def test_amounts_read_as_printed():
+    assert amount("$25,867") == 25_867.0
+    assert amount("(231)") == -231.0
+    assert amount("—") == 0.0
+    assert amount("7.2") == 7.2
+    assert amount("(a)") is None and amount("NM") is None
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["North", "South", "East", "West", "Retail", "Online", "Parts"]),
+            st.integers(1, 40_000),
+            st.integers(1, 40_000),
+        ),
+        min_size=2,
+        max_size=6,
+        unique_by=lambda r: r[0],
+    ).filter(lambda rows: sum(r[1] for r in rows) >= 1000 and sum(r[2] for r in rows) >= 1000)
+)
+def test_any_table_of_parts_is_read_back_with_its_values(rows):
+    total = sum(r[1] for r in rows) * 1e6
+    prior = sum(r[2] for r in rows) * 1e6
+    found = find_breakdown(_page(rows), total, prior)
+    assert found is not None
+    assert [(p.label, p.value, p.prior) for p in found.parts] == [
+        (label, now * 1e6, before * 1e6) for label, now, before in rows
+    ]

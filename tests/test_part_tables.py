@@ -1,0 +1,128 @@
+"""Questions about a company's parts are answered by code from the filing's breakdown table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from domain.cells import SliceRef
+from programs.figure_questions import asks_beyond_figure
+from programs.figures import Figures
+from programs.part_tables import read_part_ask
+from retrieval.facts.model import Fact
+from tests.test_breakdown import SEGMENT_PAGE
+
+PLANE_2022 = SliceRef(ticker="PLANE", fy=2022, fq=4)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    uid: str
+    page_id: int
+    doc_label: str
+    page_index: int
+    text: str
+
+
+STATEMENT = _Hit("0123456789ab", 5, "PLANE 10-K FY2022", 54, "Revenue\n2022\n2021\n")
+SEGMENTS = _Hit("ba9876543210", 6, "PLANE 10-K FY2022", 61, SEGMENT_PAGE)
+
+
+def _facts(ref: SliceRef) -> list[Fact]:
+    row = dict(uid=STATEMENT.uid, page_id=5, doc_name="PLANE_2022_10K",
+               doc_label="PLANE 10-K FY2022", page_index=54, ticker="PLANE", statement="income",
+               fq=None, duration="year", unit="USD", label="Total revenues",
+               concept="revenue")  # fmt: skip
+    return [
+        Fact(fy=2022, column="2022", value=66_608e6, **row),
+        Fact(fy=2021, column="2021", value=62_286e6, **row),
+    ]
+
+
+@pytest.fixture
+def figures():
+    searched: list[str] = []
+
+    def search(query: str, ref: SliceRef) -> list[_Hit]:
+        searched.append(query)
+        return [STATEMENT, SEGMENTS]
+
+    figures = Figures(_facts, pages=search)
+    figures.searched = searched  # type: ignore[attr-defined]
+    return figures
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "measure"),
+    [
+        ("Which segment had the highest revenue in FY2022?", "highest", "revenue"),
+        ("Which geographic region had the lowest net income in FY2022?", "lowest", "net income"),
+        ("Which business segment had the largest revenue decline?", "declined", "revenue"),
+        ("Which segment dragged down growth in 2022?", "declined", "revenue"),
+        ("Do any product categories exceed 20% of sales?", "above", "revenue"),
+        ("What was operating income by segment in FY2022?", "listed", "operating income"),
+        ("How did US sales growth compare with international?", "listed", "revenue"),
+    ],
+)
+def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
+    ask = read_part_ask(question)
+    assert ask is not None and (ask.kind, ask.measure) == (kind, measure)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was revenue in FY2022?", "Which segment is the most capital intensive?"],
+)
+def test_no_part_or_no_measure_is_no_parts_question(question):
+    assert read_part_ask(question) is None
+
+
+def test_the_highest_part_is_chosen_by_code_and_every_part_is_cited(figures):
+    question = "Which segment had the highest revenue in FY2022?"
+    probe = figures.probe(question, PLANE_2022)
+    assert probe is not None and probe.probe_title == "Revenue by part (from the filing's table)"
+    answer, figure = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(
+        "Commercial Airplanes had the highest revenue: $25,867 million, 38.8% of the total¹˒². "
+        "Revenue in FY2022 was $66,608 million², split as: Commercial Airplanes $25,867 million "
+        "(38.8%, +32.7% from $19,493 million); Defense, Space & Security $23,162 million"
+    )
+    assert [f.citation.page_index for f in answer.references.footnotes] == [61, 54]
+    assert (figure.title, figure.text) == ("Revenue of Commercial Airplanes", "$25,867 million")
+    # the adjusting row is listed, never chosen
+    lowest, _ = figures.answer("Which segment had the lowest revenue in FY2022?", PLANE_2022)
+    assert lowest.body.startswith("Boeing Capital had the lowest revenue")
+    # the whole company's figure is not the answer to a question about its parts
+    assert figures.compute(question, PLANE_2022) is None
+
+
+def test_parts_above_a_share_and_parts_that_declined(figures):
+    above, _ = figures.answer(
+        "Does PLANE have any segments with more than 30% of its FY2022 revenue?", PLANE_2022
+    )
+    assert above.body.startswith(
+        "Yes: Commercial Airplanes (38.8%), Defense, Space & Security (34.8%) each had more "
+        "than 30% of revenue¹˒²."
+    )
+    fell, figure = figures.answer("Which segments' revenue declined in FY2022?", PLANE_2022)
+    assert fell.body.startswith(
+        "Revenue declined in Boeing Capital (-26.8%), Defense, Space & Security (-12.7%)¹˒²."
+    )
+    assert figure.title == "Revenue of Boeing Capital"
+
+
+def test_no_table_no_answer_and_a_sentence_is_never_searched(figures):
+    question = "Which segment had the highest net income in FY2022?"  # no fact, no table
+    assert figures.answer(question, PLANE_2022) is None
+    before = list(figures.searched)
+    figures.answer(
+        "Commercial Airplanes revenue by segment was $25,867 million.", PLANE_2022, parts=False
+    )
+    assert figures.searched == before
+
+
+def test_a_parts_table_settles_which_part_but_not_why():
+    question = "Which segment had the highest revenue in FY2022?"
+    assert asks_beyond_figure(question) and not asks_beyond_figure(question, parted=True)
+    assert asks_beyond_figure("Which segment grew fastest and why?", parted=True)
