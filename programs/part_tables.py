@@ -231,7 +231,8 @@ def _money(value: float) -> str:
 
 
 def _change(breakdown: Breakdown, part: Part) -> str:
-    change = breakdown.change(part)
+    """``, +7.0% from $191,973 million`` (none for a reconciling row: its size is no trend)."""
+    change = None if _ADJUSTMENT.search(part.label) else breakdown.change(part)
     return "" if change is None else f", {change * 100:+.1f}% from {_money(part.prior or 0)}"
 
 

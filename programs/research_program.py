@@ -302,6 +302,15 @@ class ResearchProgram(dspy.Module):
         the change is said not to be computed."""
         dropped: dict[SliceRef, str] = {}  # each slice left out, and its Scope line
         for ref in (r for r in plan.compared if r in plan.slices):
+            later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
+            into = max(later, key=lambda s: (s.fy, s.fq or 4)) if later else None
+            table = self.figures.part_table(plan.question, into) if into else None
+            if self.settings.figures and into and table and table.prior is not None:
+                dropped[ref] = (  # its own table would answer for its own year, apart
+                    f"{ref.label}: not researched apart; its parts' figures are read from "
+                    f"{into.label}'s table, which prints them beside the year asked"
+                )
+                continue
             if self.settings.figures and self.figures.probe(plan.question, ref) is not None:
                 continue
             if plan.facets.sequential:
@@ -310,10 +319,7 @@ class ResearchProgram(dspy.Module):
                     "there, and no later quarter's filing reports it): the sequential change "
                     "is not computed"
                 )
-            elif later := [
-                s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared
-            ]:
-                into = max(later, key=lambda s: (s.fy, s.fq or 4))
+            elif into is not None:
                 dropped[ref] = (
                     f"{ref.label}: not researched apart (no statement figure answers the "
                     f"question there); the prior period is read from {into.label}'s filing, "
