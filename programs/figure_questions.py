@@ -63,6 +63,12 @@ _ADJUSTED_RE = re.compile(
 )
 
 
+def asks_adjusted(question: str) -> bool:
+    """Whether the question asks for a measure the company adjusts itself (organic, ex-M&A,
+    non-GAAP): no printed table of reported figures answers it."""
+    return _ADJUSTED_RE.search(question) is not None
+
+
 #: A share of a figure that comes from one of its parts ("What share of Oracle's FY2023
 #: revenue came from cloud services and license support?"): the part's line is no concept.
 _SHARE_FROM_RE = re.compile(

@@ -25,7 +25,7 @@ from calculator.breakdown import Breakdown, Part, find_breakdown
 from calculator.result import fact_citation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
-from programs.figure_questions import PART_RE
+from programs.figure_questions import PART_RE, asks_adjusted
 from retrieval.facts.headings import heading_statement
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
@@ -98,10 +98,10 @@ class PartAsk:
 
 
 def read_part_ask(question: str) -> PartAsk | None:
-    """The question's ask of the company's parts, or None when it names no part or no
-    measure a breakdown table splits."""
-    if not (_PART_NOUN.search(question) or PART_RE.search(question)):
-        return None
+    """The question's ask of the company's parts, or None when it names no part, no measure
+    a breakdown table splits, or a measure the company adjusts itself."""
+    if not (_PART_NOUN.search(question) or PART_RE.search(question)) or asks_adjusted(question):
+        return None  # an organic or ex-M&A change is not the table's reported one
     measure = next((name for pattern, name in _MEASURES if pattern.search(question)), None)
     if measure is None and _GROWTH.search(question):
         measure = "revenue"  # "which segment dragged down growth": a company grows by sales

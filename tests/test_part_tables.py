@@ -72,7 +72,11 @@ def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, 
 
 @pytest.mark.parametrize(
     "question",
-    ["What was revenue in FY2022?", "Which segment is the most capital intensive?"],
+    [
+        "What was revenue in FY2022?",
+        "Which segment is the most capital intensive?",
+        "Excluding the impact of M&A, which segment dragged down revenue growth?",
+    ],
 )
 def test_no_part_or_no_measure_is_no_parts_question(question):
     assert read_part_ask(question) is None
