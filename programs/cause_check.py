@@ -65,7 +65,8 @@ _STOP = frozenset(
 _COPIED = 0.75
 #: Fewer cause words than this say too little to tell where they came from.
 _MIN_WORDS = 4
-_PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+#: A sentence ends at a stop, or at a stop inside a closing quote ("… on “Net Revenues.” The …").
+_PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+|(?<=[.;!?][”\"])\s+")
 
 
 def page_sentences(page: str) -> list[str]:
@@ -89,7 +90,7 @@ def _cause_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-def _split_at_cause(text: str) -> tuple[str, str] | None:
+def split_at_cause(text: str) -> tuple[str, str] | None:
     """(what the sentence explains, its cause), at the first cause connective."""
     match = _CAUSE.search(text)
     return (text[: match.start()], text[match.end() :]) if match else None
@@ -103,7 +104,7 @@ def given_to(cause: str, page: str) -> set[str]:
         return set()
     owners: set[str] = set()
     for sentence in page_sentences(page):
-        parts = _split_at_cause(sentence)
+        parts = split_at_cause(sentence)
         if parts and len(words & _cause_words(parts[1])) >= _COPIED * len(words):
             owners |= measures_named(parts[0])
     return owners
@@ -114,7 +115,7 @@ def misattributed_cause(sentence: str, pages: Sequence[str], question: str = "")
     figure it explains is not among those ``pages`` give that cause to. A sentence that
     names no figure ("The change was primarily driven by …") explains the one figure
     ``question`` names, if it names exactly one."""
-    parts = _split_at_cause(sentence)
+    parts = split_at_cause(sentence)
     if parts is None:
         return None
     asked = measures_named(question)

@@ -29,16 +29,17 @@ from citations.hit_numbers import numbered_markdown
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
+from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
 from programs.draft_checks import EMPTY_VERDICT, floor_verdict
 from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
 from programs.figures import Figures, figure_observation, slice_period
+from programs.probe_outcome import ProbeOutcome, closed_by_code
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
 from programs.round_checks import check_draft
 from programs.synthesiser import merge_parts
-from retrieval.search.hybrid import Hit
 from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.search.query import follow_up_query
 from retrieval.search.tools import EquitySearchTool, page_hit
@@ -48,15 +49,6 @@ from signatures.reviewer import ReviewVerdict
 from signatures.synthesiser import Figure, ProbeAnswer
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class ProbeOutcome:
-    """A closed probe: its answer, every page it retrieved, and its record."""
-
-    answer: ProbeAnswer
-    pages: dict[str, Hit] = field(default_factory=dict)
-    record: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,6 +108,8 @@ class ProbeLoop:
         each round draft -> verify -> review -> stop or follow up."""
         emit = emit or EventEmitter(None)
         computed = self._computed_outcome(question, slice, probe, index, emit)
+        if computed is None:
+            computed = self._quoted_outcome(question, slice, probe, index, emit)
         if computed is not None:
             return computed
         run = self._start(question, slice, probe, emit)
@@ -374,29 +368,27 @@ class ProbeLoop:
             figures.append(earlier[1])
         uids = [uid for f in figures for uid in f.uids]
         pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(uids)}
-        result = ProbeAnswer(
-            index=index,
-            probe_title=probe.probe_title,
-            probe_question=probe.probe_question,
-            answer=answer,
-            rounds=0,
-            figures=figures,
-        )
-        record = {
-            "index": index,
-            "title": probe.probe_title,
-            "question": probe.probe_question,
-            "status": "accepted",
-            "answered_by": "statement facts",
-            "reason": "",
-            "rounds": [],
-            "figure": figure.model_dump(),
-            "year_ago_figure": figures[1].model_dump() if len(figures) > 1 else None,
-            "fabricated_citations": 0,
-            "searches": 0,
-            "citations": uids,
-        }
-        return ProbeOutcome(answer=result, pages=pages, record=record)
+        extra = {"figure": figure.model_dump(), "year_ago_figure": None}
+        if len(figures) > 1:
+            extra["year_ago_figure"] = figures[1].model_dump()
+        return closed_by_code(probe, index, answer, pages, "statement facts", figures, extra)
+
+    def _quoted_outcome(
+        self, question: str, slice: SliceRef, probe: Probe, index: int, emit: EventEmitter
+    ) -> ProbeOutcome | None:
+        """The question's own probe, when it asks what drove a figure and a page of the
+        slice says so in one sentence (:mod:`programs.cause_quotes`), closed by that
+        sentence: no model call."""
+        if probe.probe_question != question or not asks_cause(question):
+            return None
+        lock = GridFilter(slice.ticker, slice.fy, slice.fq)
+        found = quoted_cause(question, self.searcher.search(question, lock, k=self.k))
+        if found is None:
+            return None
+        page, sentence = found
+        emit.emit("draft", slice.label, probe.probe_title, "the filing's sentence, no LM call")
+        answer = cause_answer(page, sentence)
+        return closed_by_code(probe, index, answer, {page.uid: page}, "the filing's sentence")
 
 
 def _next_pages(run: _ProbeRun, number: int) -> list[str]:

@@ -1,0 +1,106 @@
+"""A question about what drove a figure, answered by the filing's own sentence.
+
+"What drove the reduction in SG&A expense as a percent of net sales in FY2023?" Ulta's
+10-K answers it in one sentence ("As a percentage of net sales, SG&A expenses decreased to
+23.5% compared to 23.9% in fiscal 2021, primarily due to lower marketing expenses and
+leverage of incentive compensation due to higher sales, …"), and the embedded model, with
+that page in its evidence, closed the probe as insufficient. Code can find that sentence:
+on the slice's pages searched for the question, a sentence that names the one figure the
+question asks about (:func:`programs.cause_check.measures_named`) before a cause connective
+("due to", "driven by", …), says how it moved in the past tense, in the question's
+direction, and is not about a segment, a region or a quarter the question does not name.
+Such a sentence, when it is the only one, is the answer, cited to its page; when none is,
+or several are, the question is researched as before. A risk factor ("margins are subject
+to downward pressure due to …") says no change, and a segment's sentence is not the
+company's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
+from programs.cause_check import measures_named, page_sentences, split_at_cause
+from programs.figure_questions import PART_RE
+from programs.part_tables import PageHit
+
+#: A question asking what moved a figure.
+_ASKS_CAUSE = re.compile(
+    r"\b(?:why|what\s+(?:drove|drives|caused|causes|explains?|led\s+to)|drivers?|reasons?"
+    r"|factors?)\b",
+    re.IGNORECASE,
+)
+_UP = re.compile(r"\b(?:increas\w*|r[io]se|grew|grow\w*|improv\w*|higher|expan\w*)\b", re.I)
+_DOWN = re.compile(
+    r"\b(?:decreas\w*|declin\w*|reduc\w*|f[ae]ll|falling|lower|drop\w*|contract\w*|shr[aiu]nk)\b",
+    re.I,
+)
+#: A change told as done: a sentence of what may happen names no driver of the figure.
+_MOVED = re.compile(
+    r"\b(?:increased|decreased|declined|rose|fell|improved|grew|reduced|expanded|contracted"
+    r"|dropped|was|were)\b",
+    re.IGNORECASE,
+)
+_QUARTER = re.compile(r"\b(?:quarter|three\s+months)\b", re.IGNORECASE)
+#: Longer than this, a page "sentence" is a run of table text, not a sentence.
+_MAX_CHARS = 600
+
+
+def asks_cause(question: str) -> bool:
+    """Whether the question asks what drove a figure (and names exactly one figure)."""
+    return bool(_ASKS_CAUSE.search(question)) and len(measures_named(question)) == 1
+
+
+def _direction(text: str) -> str:
+    up, down = bool(_UP.search(text)), bool(_DOWN.search(text))
+    return "up" if up and not down else "down" if down and not up else ""
+
+
+def gives_cause(sentence: str, question: str) -> bool:
+    """Whether a page ``sentence`` gives the cause of the change ``question`` asks about:
+    the question's figure named before the cause connective, a change told as done, in
+    the question's direction, and no part or quarter the question does not name."""
+    parts = split_at_cause(sentence)
+    if parts is None or len(sentence) > _MAX_CHARS:
+        return False
+    explained = parts[0]
+    if not measures_named(question) <= measures_named(explained) or not _MOVED.search(explained):
+        return False
+    if PART_RE.search(explained) and not PART_RE.search(question):
+        return False
+    if _QUARTER.search(explained) and not _QUARTER.search(question):
+        return False
+    asked = _direction(question)
+    return not asked or _direction(explained) in (asked, "")
+
+
+def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str] | None:
+    """The one sentence of ``pages`` that gives the asked change's cause, with its page;
+    None when the question asks no cause, or no sentence gives it, or several different
+    ones do: a filing that explains the figure once per division ("Operating profit
+    increased 9%, primarily reflecting …" under each division's heading) names the
+    division above the sentence, not in it, so code cannot tell the company's from a
+    division's, and the question is researched."""
+    if not asks_cause(question):
+        return None
+    found: dict[str, PageHit] = {}
+    for page in pages:
+        for sentence in page_sentences(page.text):
+            if gives_cause(sentence, question):
+                found.setdefault(" ".join(sentence.split()), page)
+    if len(found) != 1:
+        return None
+    ((sentence, page),) = found.items()
+    return page, sentence
+
+
+def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:
+    """The page's sentence as the answer, cited to its page."""
+    citation = Citation(
+        uid=page.uid, doc_label=page.doc_label, page_index=page.page_index, page_id=page.page_id
+    )
+    body = sentence.rstrip(".") + "¹."
+    return CitedAnswer(
+        body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
+    )

@@ -1,0 +1,117 @@
+"""A question about what drove a figure is answered by the filing's one sentence saying so."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from domain.cells import SliceRef
+from programs.cause_quotes import asks_cause, cause_answer, gives_cause, quoted_cause
+from programs.probe_loop import ProbeLoop
+from retrieval.search.hybrid import Hit
+from signatures.probes import Probe
+
+ASKED = "What drove the reduction in SG&A expense as a percent of net sales in FY2023?"
+ANNUAL = (
+    "As a percentage of net sales, SG&A expenses decreased to 23.5% compared to 23.9% in "
+    "fiscal 2021, primarily due to lower marketing expenses and leverage of incentive "
+    "compensation due to higher sales."
+)
+QUARTER = (
+    "As a percentage of net sales, SG&A expenses decreased to 23.6% compared to 23.8% in the "
+    "fourth quarter of fiscal 2021, primarily due to leverage of marketing expenses."
+)
+
+
+@dataclass(frozen=True)
+class _Page:
+    uid: str
+    page_id: int
+    doc_label: str
+    page_index: int
+    text: str
+
+
+def _page(text: str, index: int = 40) -> _Page:
+    return _Page(f"{index:012x}", index, "SHOP 10-K FY2023", index, text)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gives"),
+    [
+        (ANNUAL, True),
+        (QUARTER, False),  # a quarter the question does not ask about
+        ("SG&A expenses increased 5%, primarily due to wage investments.", False),  # direction
+        ("Gross margin decreased, primarily due to higher freight costs.", False),  # another figure
+        ("SG&A expenses may rise due to wage inflation.", False),  # no change told as done
+        ("Segment SG&A expenses decreased due to lower marketing.", False),  # a segment's
+        ("SG&A expenses decreased to 23.5%.", False),  # no cause
+    ],
+)
+def test_a_page_sentence_gives_the_cause_of_the_change_asked_or_not(sentence, gives):
+    assert gives_cause(sentence, ASKED) is gives
+
+
+def test_the_one_sentence_is_the_answer_cited_to_its_page():
+    pages = [_page("Results of operations.\n" + QUARTER + "\n" + ANNUAL), _page(ANNUAL, 41)]
+    found = quoted_cause(ASKED, pages)
+    assert found is not None
+    page, sentence = found
+    assert (page.page_index, sentence) == (40, ANNUAL)  # the same words on two pages: one
+    answer = cause_answer(page, sentence)
+    assert answer.body == ANNUAL[:-1] + "¹."
+    assert answer.references.footnotes[0].citation.page_index == 40
+
+
+def test_several_different_sentences_leave_the_question_to_the_agents():
+    other = ANNUAL.replace("lower marketing expenses", "lower occupancy costs")
+    assert quoted_cause(ASKED, [_page(ANNUAL), _page(other, 41)]) is None
+    assert quoted_cause(ASKED, [_page("Nothing here.")]) is None
+
+
+def test_only_a_cause_of_one_named_figure_is_asked():
+    assert asks_cause(ASKED)
+    assert not asks_cause("What was SG&A expense in FY2023?")
+    assert not asks_cause("Why did gross margin and SG&A change in FY2023?")  # two figures
+
+
+class _Searcher:
+    """One page of the slice, whatever the query."""
+
+    def search(self, query, where=None, k=5):
+        return [
+            Hit(
+                uid="0123456789ab",
+                page_id=7,
+                doc_label="SHOP 10-K FY2023",
+                doc_name="SHOP",
+                ticker="SHOP",
+                fy=2023,
+                fq=4,
+                doc_type="10K",
+                page_index=40,
+                score=1.0,
+                text=f"Results.\n{QUARTER}\n{ANNUAL}",
+            )
+        ]
+
+
+def test_the_probe_loop_closes_the_questions_probe_with_the_sentence_and_no_model_call():
+    calls: list[str] = []
+
+    def never(**_):
+        calls.append("model")
+        raise AssertionError("no model call")
+
+    loop = ProbeLoop(never, never, _Searcher(), max_rounds=2, k=3)  # type: ignore[arg-type]
+    ref = SliceRef(ticker="SHOP", fy=2023, fq=4)
+    outcome = loop.run(ASKED, ref, Probe(probe_title="The question", probe_question=ASKED), 1)
+    assert outcome.answer.answer.body == ANNUAL[:-1] + "¹."
+    assert outcome.record["answered_by"] == "the filing's sentence"
+    assert outcome.record["citations"] == ["0123456789ab"] and outcome.answer.rounds == 0
+    assert calls == []
+    # a probe the model wrote beside the question is researched as before
+    other = Probe(probe_title="Marketing", probe_question="How did marketing spend change?")
+    loop.run(ASKED, ref, other, 2)
+    assert calls == ["model"]
