@@ -184,15 +184,16 @@ class Figures:
         """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""
         if self._parts is None:
             return None
-        return self._parts.table(question, ref, self)
+        return self._parts.table(question, ref, self.consolidated)
 
     def consolidated(
         self, measure: str, question: str, ref: SliceRef
-    ) -> tuple[Computed | None, Computed | None]:
+    ) -> tuple[Calculation | None, Calculation | None]:
         """The slice's consolidated ``measure`` ("revenue") for the period the question asks,
         and the year before's as the same filing prints it."""
         period = asked_period(question, ref)
-        return self._concept(measure, ref, period), self._concept(measure, ref, period.shifted(-1))
+        now, before = (self._concept(measure, ref, p) for p in (period, period.shifted(-1)))
+        return (now.calculation if now else None), (before.calculation if before else None)
 
     def _calculated(self, choice: FormulaChoice, ref: SliceRef) -> Computed | None:
         """``choice`` computed from the slice's facts; None when an input is not printed."""

@@ -19,19 +19,16 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from calculator.breakdown import Breakdown, Part, find_breakdown
-from calculator.result import fact_citation
+from calculator.result import Calculation, fact_citation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
 from programs.figure_questions import PART_RE, asks_adjusted
 from retrieval.facts.headings import heading_statement
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
-
-if TYPE_CHECKING:
-    from programs.figures import Computed, Figures
 
 
 class PageHit(Protocol):
@@ -46,6 +43,9 @@ class PageHit(Protocol):
 
 #: Searches the slice's pages for a query, best first.
 PageSearch = Callable[[str, SliceRef], Sequence[PageHit]]
+#: The slice's consolidated figure of a measure ("revenue") for the period a question asks,
+#: and the year before's (:meth:`programs.figures.Figures.consolidated`).
+Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculation | None]]
 
 #: The parts a question names: segments, regions, product lines (and the geographies of
 #: :data:`programs.figure_questions.PART_RE`).
@@ -125,8 +125,8 @@ class PartTable:
     ask: PartAsk
     breakdown: Breakdown
     page: Citation
-    total: Computed
-    prior: Computed | None
+    total: Calculation
+    prior: Calculation | None
 
 
 class PartTables:
@@ -138,7 +138,7 @@ class PartTables:
         self._cache: dict[tuple[str, SliceRef], PartTable | None] = {}
         self._lock = threading.Lock()
 
-    def table(self, question: str, ref: SliceRef, figures: Figures) -> PartTable | None:
+    def table(self, question: str, ref: SliceRef, figures: Consolidated) -> PartTable | None:
         """The breakdown the question asks about, or None (no part, no measure, no page
         whose rows add up to the slice's consolidated figure)."""
         key = (question, ref)
@@ -150,14 +150,14 @@ class PartTables:
             self._cache[key] = found
         return found
 
-    def _find(self, question: str, ref: SliceRef, figures: Figures) -> PartTable | None:
+    def _find(self, question: str, ref: SliceRef, figures: Consolidated) -> PartTable | None:
         ask = read_part_ask(question)
         if ask is None:
             return None
-        total, prior = figures.consolidated(ask.measure, question, ref)
-        if total is None or total.calculation.value <= 0:
+        total, prior = figures(ask.measure, question, ref)
+        if total is None or total.value <= 0:
             return None
-        prior_total = prior.calculation.value if prior is not None else None
+        prior_total = prior.value if prior is not None else None
         # The question's own words, then the table's usual title: a question about growth
         # finds the discussion first, and the table may sit on another page.
         kind = "geographic area" if _geographic(question) else "segment"
@@ -166,7 +166,8 @@ class PartTables:
         found = [
             (hit, breakdown)
             for hit in pages
-            if (breakdown := find_breakdown(hit.text, total.calculation.value, prior_total))
+            if (breakdown := find_breakdown(hit.text, total.value, prior_total))
+            and (_places(breakdown) or not _geographic(question))  # places asked, places read
         ]
         if not found:
             return None
@@ -196,6 +197,12 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower().replace(".", ""))) - _COMMON
 
 
+def _places(breakdown: Breakdown) -> bool:
+    """Whether at least half the parts are places ("Americas", "U.S.", "International")."""
+    places = [p for p in breakdown.parts if PART_RE.search(part_label(p))]
+    return 2 * len(places) >= len(breakdown.parts)
+
+
 def _geographic(question: str) -> bool:
     """Whether the question asks about places (a region, a country, "international")."""
     kinds = {m.lower() for m in _KIND_WORDS.findall(question)}
@@ -210,8 +217,7 @@ def fit(question: str, text: str, breakdown: Breakdown) -> int:
     services on the income statement) is the last choice."""
     asked = {m.lower() for m in _KIND_WORDS.findall(question)}
     score = 2 * len(asked & {m.lower() for m in _KIND_WORDS.findall(breakdown.heading)})
-    places = [p for p in breakdown.parts if PART_RE.search(part_label(p))]
-    if _geographic(question) and 2 * len(places) >= len(breakdown.parts):
+    if _geographic(question) and _places(breakdown):
         score += 2
     words = _words(question)
     score += sum(1 for p in breakdown.parts if _words(part_label(p)) & words)
@@ -238,7 +244,7 @@ def _change(breakdown: Breakdown, part: Part) -> str:
 
 def part_probe(table: PartTable, ref: SliceRef) -> Probe:
     """The probe code answers: the measure by part, read from the filing's table."""
-    measure, period = table.ask.measure, table.total.calculation.period.label
+    measure, period = table.ask.measure, table.total.period.label
     return Probe(
         probe_title=f"{measure.capitalize()} by part (from the filing's table)",
         probe_question=f"How did {ref.ticker}'s {measure} in {period} split among its parts?",
@@ -254,7 +260,7 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
     page_mark = render_marker([numbers[table.page.uid]])
     every_mark = render_marker(list(numbers.values()))
     total_mark = render_marker(sorted({numbers[c.uid] for c in _fact_pages(table)}))
-    period = table.total.calculation.period.label
+    period = table.total.period.label
     listed = "; ".join(
         f"{part_label(p)} {_money(p.value)} ({breakdown.share(p) * 100:.1f}%"
         f"{_change(breakdown, p)})"
@@ -284,7 +290,7 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
 def _fact_pages(table: PartTable) -> list[Citation]:
     """The pages of the consolidated figure (and the prior year's) the parts add up to."""
     computed = [table.total, *([table.prior] if table.prior else [])]
-    return [fact_citation(f) for c in computed for f in c.calculation.inputs]
+    return [fact_citation(f) for c in computed for f in c.inputs]
 
 
 def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:

@@ -304,11 +304,13 @@ class ResearchProgram(dspy.Module):
         for ref in (r for r in plan.compared if r in plan.slices):
             later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
             into = max(later, key=lambda s: (s.fy, s.fq or 4)) if later else None
-            table = self.figures.part_table(plan.question, into) if into else None
-            if self.settings.figures and into and table and table.prior is not None:
-                dropped[ref] = (  # its own table would answer for its own year, apart
-                    f"{ref.label}: not researched apart; its parts' figures are read from "
-                    f"{into.label}'s table, which prints them beside the year asked"
+            parted = self.settings.figures and self.figures.part_table(plan.question, ref)
+            if into and parted:  # its own table would answer for its own year, apart
+                table = self.figures.part_table(plan.question, into)
+                read = "its parts' figures are read from" if table and table.prior else "see"
+                dropped[ref] = (
+                    f"{ref.label}: not researched apart (its parts' table is of its own "
+                    f"year); {read} {into.label}'s filing for the year asked"
                 )
                 continue
             if self.settings.figures and self.figures.probe(plan.question, ref) is not None:
