@@ -64,12 +64,17 @@ _MEASURES = (
         ),
         "operating income",
     ),
-    (re.compile(r"\b(?:revenues?|sales)\b", re.I), "revenue"),
+    (re.compile(r"\b(?:revenues?|sales|top[\s-]?line)\b", re.I), "revenue"),
 )
 _HIGHEST = re.compile(
     r"\b(?:highest|largest|most|biggest|greatest|top|leading|strongest|primary|main)\b", re.I
 )
-_LOWEST = re.compile(r"\b(?:lowest|smallest|least|weakest)\b", re.I)
+_LOWEST = re.compile(r"\b(?:lowest|smallest|least|weakest|worst|slowest)\b", re.I)
+#: A ranking by change, not by size: "grew fastest", "the worst topline performance".
+_BY_CHANGE = re.compile(
+    r"\b(?:gr[eo]w\w*|fastest|slowest|perform\w*|top[\s-]?line\s+performance)\b", re.I
+)
+_BEST = re.compile(r"\b(?:best|fastest)\b", re.I)
 _ABOVE = re.compile(
     r"\b(?:more\s+than|over|above|greater\s+than|at\s+least|exceed\w*)\s+(\d+(?:\.\d+)?)\s*%",
     re.I,
@@ -88,8 +93,9 @@ _FOOTNOTE_MARKS = re.compile(r"(?:\s*\((?:\d+|[a-z])\))+\s*$")
 
 @dataclass(frozen=True)
 class PartAsk:
-    """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest``,
-    ``above`` (a share ``threshold``, in %), ``declined`` or ``listed``."""
+    """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest`` (by
+    size), ``fastest``, ``slowest`` (by change), ``above`` (a share ``threshold``, in %),
+    ``declined`` or ``listed``."""
 
     kind: str
     measure: str  # "revenue", "operating income", "net income"
@@ -111,9 +117,14 @@ def read_part_ask(question: str) -> PartAsk | None:
     if above := _ABOVE.search(question):
         return PartAsk("above", measure, float(above.group(1)), yes_no)
     # "the largest decline" asks for the parts that declined, the steepest first.
-    for kind, pattern in (("declined", _DECLINED), ("highest", _HIGHEST), ("lowest", _LOWEST)):
-        if pattern.search(question):
-            return PartAsk(kind, measure, yes_no=yes_no)
+    if _DECLINED.search(question):
+        return PartAsk("declined", measure, yes_no=yes_no)
+    ranked = "highest" if _HIGHEST.search(question) or _BEST.search(question) else None
+    ranked = "lowest" if _LOWEST.search(question) else ranked
+    if ranked and _BY_CHANGE.search(question):  # "grew fastest", "worst performance"
+        return PartAsk("fastest" if ranked == "highest" else "slowest", measure, yes_no=yes_no)
+    if ranked:
+        return PartAsk(ranked, measure, yes_no=yes_no)
     return PartAsk("listed", measure, yes_no=yes_no)
 
 
@@ -315,6 +326,24 @@ def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:
             return f"{opening}no part had more than {ask.threshold:g}% of {ask.measure}", None
         had = "each had" if len(above) > 1 else "had"
         return f"{opening}{named} {had} more than {ask.threshold:g}% of {ask.measure}", None
+    changed = [p for p in parts if breakdown.change(p) is not None]
+    if ask.kind in ("fastest", "slowest") and changed:
+        pick = max if ask.kind == "fastest" else min
+        part = pick(changed, key=lambda p: breakdown.change(p) or 0.0)
+        change = breakdown.change(part) or 0.0
+        moved = (
+            f"grew fastest: {change:+.1%}"
+            if ask.kind == "fastest"
+            else f"changed least: {change:+.1%}"
+            if change >= 0
+            else f"fell the most: {change:+.1%}"
+        )
+        label = part_label(part)
+        line = (
+            f"{label}{'’' if label.endswith('s') else '’s'} {ask.measure} {moved}, "
+            f"from {_money(part.prior or 0)} to {_money(part.value)}"
+        )
+        return line, part
     if ask.kind == "declined" and breakdown.prior_total is not None:
         fell = sorted(
             (p for p in parts if (c := breakdown.change(p)) is not None and c < 0),

@@ -29,12 +29,12 @@ from citations.hit_numbers import numbered_markdown
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
-from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
 from programs.draft_checks import EMPTY_VERDICT, floor_verdict
 from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
 from programs.figures import Figures, figure_observation, slice_period
+from programs.page_answers import asks_of_a_page, page_answer
 from programs.probe_outcome import ProbeOutcome, closed_by_code
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
@@ -376,19 +376,18 @@ class ProbeLoop:
     def _quoted_outcome(
         self, question: str, slice: SliceRef, probe: Probe, index: int, emit: EventEmitter
     ) -> ProbeOutcome | None:
-        """The question's own probe, when it asks what drove a figure and a page of the
-        slice says so in one sentence (:mod:`programs.cause_quotes`), closed by that
-        sentence: no model call."""
-        if probe.probe_question != question or not asks_cause(question):
+        """The question's own probe, closed from a page that answers it in its own words (a
+        cover page's registered securities, the one sentence on what drove a figure:
+        :mod:`programs.page_answers`), with no model call."""
+        if probe.probe_question != question or not asks_of_a_page(question):
             return None
         lock = GridFilter(slice.ticker, slice.fy, slice.fq)
-        found = quoted_cause(question, self.searcher.search(question, lock, k=self.k))
+        found = page_answer(question, self.searcher.search(question, lock, k=self.k))
         if found is None:
             return None
-        page, sentence = found
-        emit.emit("draft", slice.label, probe.probe_title, "the filing's sentence, no LM call")
-        answer = cause_answer(page, sentence)
-        return closed_by_code(probe, index, answer, {page.uid: page}, "the filing's sentence")
+        page, answer, answered_by = found
+        emit.emit("draft", slice.label, probe.probe_title, f"from {answered_by}, no LM call")
+        return closed_by_code(probe, index, answer, {page.uid: page}, answered_by)
 
 
 def _next_pages(run: _ProbeRun, number: int) -> list[str]:

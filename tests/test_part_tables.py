@@ -63,6 +63,8 @@ def figures():
         ("Do any product categories exceed 20% of sales?", "above", "revenue"),
         ("What was operating income by segment in FY2022?", "listed", "operating income"),
         ("How did US sales growth compare with international?", "listed", "revenue"),
+        ("Which region had the worst topline performance in 2022?", "slowest", "revenue"),
+        ("Which product category grew fastest in FY2021?", "fastest", "revenue"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
@@ -130,3 +132,16 @@ def test_a_parts_table_settles_which_part_but_not_why():
     question = "Which segment had the highest revenue in FY2022?"
     assert asks_beyond_figure(question) and not asks_beyond_figure(question, parted=True)
     assert asks_beyond_figure("Which segment grew fastest and why?", parted=True)
+
+
+def test_parts_ranked_by_their_change_when_the_question_asks_how_they_grew(figures):
+    fastest, figure = figures.answer("Which segment grew fastest in FY2022?", PLANE_2022)
+    assert figure.title == "Revenue of Commercial Airplanes"
+    assert fastest.body.startswith(
+        "Commercial Airplanes’ revenue grew fastest: +32.7%, from $19,493 million to "
+        "$25,867 million¹˒²."
+    )
+    worst, _ = figures.answer(
+        "Which segment had the worst topline performance in FY2022?", PLANE_2022
+    )
+    assert worst.body.startswith("Boeing Capital’s revenue fell the most: -26.8%")

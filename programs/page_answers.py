@@ -1,0 +1,32 @@
+"""Questions a filing answers on one page in its own words, answered by code from that page.
+
+Two kinds, each read deterministically from the pages the question's own probe would
+search first: which securities are registered on an exchange (the cover page's list,
+:mod:`programs.registered_securities`) and what drove a figure (the one sentence that says
+so, :mod:`programs.cause_quotes`). The probe loop closes the question's probe with the
+answer, with no model call, and researches it as before when neither applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citations.markup import CitedAnswer
+from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
+from programs.part_tables import PageHit
+from programs.registered_securities import asks_registered, cover_answer
+
+
+def asks_of_a_page(question: str) -> bool:
+    """Whether the question is of a kind a page may answer in its own words."""
+    return asks_registered(question) or asks_cause(question)
+
+
+def page_answer(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, CitedAnswer, str] | None:
+    """The page, its answer and what answered it (for the run record); None when no page
+    answers the question in its own words."""
+    if (listed := cover_answer(question, pages)) is not None:
+        return listed[0], listed[1], "the filing's cover page"
+    if (quoted := quoted_cause(question, pages)) is not None:
+        return quoted[0], cause_answer(*quoted), "the filing's sentence"
+    return None
