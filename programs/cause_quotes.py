@@ -96,11 +96,12 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
 
 
 def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:
-    """The page's sentence as the answer, cited to its page."""
+    """The page's sentence as the answer, quoted (it speaks as the company: "our total
+    operating margin …") and cited to its page."""
     citation = Citation(
         uid=page.uid, doc_label=page.doc_label, page_index=page.page_index, page_id=page.page_id
     )
-    body = sentence.rstrip(".") + "¹."
+    body = f"In the filing's words: “{sentence.strip()}”¹"
     return CitedAnswer(
         body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
     )

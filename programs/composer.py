@@ -8,7 +8,9 @@ daggers on every sentence that uses a flagged slice, and the Notes and Sources b
 A question that came down to one slice with one researched probe (beside code's figures)
 is answered by its probes' cited answers as they stand; one slice with angles beside the
 question's own probe is answered by that probe (and code's figures), the angles shown as
-findings; findings that cite no page get no answer. None of these makes an LM call. What the
+findings; several slices whose question probe a page answered in its own words, by code,
+are answered by that page (:mod:`programs.standing_answers`); findings that cite no page
+get no answer. None of these makes an LM call. What the
 model writes stands only as far as code's checks allow (:mod:`programs.prose_checks`), and a
 sentence standing only on the pages of probes closed as insufficient evidence stays among
 the findings, not in the answer (:mod:`programs.answer_support`).
@@ -31,7 +33,6 @@ from citations.markup import (
     NO_CITED_FINDINGS,
     SCOPE_HEADING,
     CitedAnswer,
-    iter_markers,
 )
 from citations.sentences import (
     split_sentences,
@@ -40,7 +41,6 @@ from citations.sentences import (
     without_units_and_followers,
 )
 from citations.verification import verify_answer
-from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_support import unsettled_pages, without_unsettled
 from programs.figure_check import drop_misranked
 from programs.figure_table import (
@@ -57,12 +57,18 @@ from programs.figure_table import (
     with_figure_citations,
 )
 from programs.prose_checks import check_composed
-from programs.synthesiser import merge_parts, researched, with_references
+from programs.standing_answers import (
+    answer_to_the_question,
+    cites,
+    code_answer_to_the_question,
+    single_finding,
+)
+from programs.synthesiser import merge_parts, with_references
 from programs.verdicts import opposes
 from retrieval.companies import Company, load_companies
 from signatures.composer import ComposeReport, TableRow
 from signatures.planner import ResearchPlan
-from signatures.synthesiser import ProbeAnswer, SliceReport
+from signatures.synthesiser import SliceReport
 
 logger = logging.getLogger(__name__)
 #: A probe's heading inside a slice's findings: the model is shown the findings without
@@ -78,11 +84,6 @@ _HEADING_LINE = re.compile(r"^#{1,6}\s.*\n*", re.MULTILINE)
 #: A heading with nothing under it before the next heading or the end (a probe whose every
 #: sentence a check removed).
 _EMPTY_HEADING = re.compile(r"^#{1,6} [^\n]*\n(?:\s*\n)*(?=#{1,6} |\Z)", re.MULTILINE)
-
-
-def _cites(body: str) -> bool:
-    """Whether ``body`` carries a citation marker at all."""
-    return next(iter_markers(body), None) is not None
 
 
 def _unmarked(text: str) -> str:
@@ -146,43 +147,6 @@ def _rows(raw: object) -> list[TableRow]:
     return rows
 
 
-def _single_finding(slices: Sequence[SliceReport]) -> str | None:
-    """The answer as it stands, when the only slice has one researched probe at most (its
-    other probes code's figures): the probes' cited answers, code's figure with its verdict
-    first, then an answer that opens with a yes or a no, then the rest in order (code's
-    figure before the researched answer); None otherwise, or when none of them cites
-    anything. "Is Intel a capital-intensive business?", which code gives no verdict, is so
-    answered "Yes, …" before the figure the answer rests on."""
-    if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
-        return None
-    probes = slices[0].probe_answers
-    cited = [p for p in probes if p.answer.references.footnotes and _cites(p.answer.body)]
-
-    def place(probe: ProbeAnswer) -> int:  # stable sort: code's verdict, a yes/no, the rest
-        if any(f.verdict for f in probe.figures):
-            return 0
-        return 1 if yes_no_polarity(probe.answer.body.strip()) is not None else 2
-
-    return "\n\n".join(p.answer.body.strip() for p in sorted(cited, key=place)) or None
-
-
-def _answer_to_the_question(slices: Sequence[SliceReport], question: str) -> CitedAnswer | None:
-    """The only slice's answer to the question as asked, when it has angles beside it: code's
-    figures and the question's own probe (its first), cited. The angles are findings; a model
-    re-telling them all as the answer lost the question's answer among them (a Verizon
-    capital-intensity report whose opening "Yes" went missing)."""
-    if len(slices) != 1 or len(researched(slices[0].probe_answers)) < 2:
-        return None
-    probes = slices[0].probe_answers
-    asked = [p for p in researched(probes) if p.probe_question == question][:1]
-    chosen = [p for p in probes if p.figures or p in asked]
-    cited = [p.answer for p in chosen if p.answer.references.footnotes and _cites(p.answer.body)]
-    if not asked or not any(a is asked[0].answer for a in cited):
-        return None
-    merged, _ = merge_parts(cited)
-    return merged
-
-
 def _without_opposing(body: str, trends: Sequence[str]) -> str:
     """``body`` less the prose sentences opening with the other yes/no than one of code's
     trend verdicts, and the uncited ones pointing back at them (unchanged when none does)."""
@@ -209,8 +173,7 @@ class _Findings:
     parts: list[CitedAnswer]
     figure_numbers: dict[str, int]
     code_rows: list[TableRow]
-    #: The only probe answer of the only slice, when that is all there is (see _single_finding),
-    #: or its answer to the question beside its angles (see _answer_to_the_question).
+    #: The answer as it stands, when there is one (:mod:`programs.standing_answers`).
     single: str | None
     #: The only slice's angles are findings beside its answer to the question.
     with_angles: bool = False
@@ -241,7 +204,7 @@ def _findings_section(
     ranking two companies against their figures goes (:func:`drop_misranked`), and so does
     one opening with the other yes/no than code's verdict on the figure's trend: "Yes, gross
     margin improved" beside a margin that fell from 53.3% to 53.0%."""
-    summary_cites = _cites(report.summary.body)
+    summary_cites = cites(report.summary.body)
     source = report.summary if summary_cites else report.answer
     if len(slices) > 1:
         source = drop_misranked(source, slices, companies)
@@ -261,12 +224,12 @@ def _gather_findings(
     sectors: dict[str, str],
 ) -> _Findings:
     """Every slice's findings under one numbering; the answer to the question as asked, when
-    it stands as one (:func:`_answer_to_the_question`), is numbered first, as it is shown."""
+    it stands as one (:mod:`programs.standing_answers`), is numbered first, as it is shown."""
     # Code's trend verdicts, for their direction only: every figure page numbered.
     pages = {u: n for n, u in enumerate(_figure_uids(slices), start=1)}
     trends = trend_verdicts(question, slices, pages, sectors)
     sections = [_findings_section(s, slices, companies, trends) for s in slices]
-    lead = _answer_to_the_question(slices, question)
+    lead = answer_to_the_question(slices, question) or code_answer_to_the_question(slices, question)
     merged, parts = merge_parts([lead, *sections] if lead else sections)
     merged, figure_numbers = with_figure_citations(merged, slices)
     return _Findings(
@@ -275,7 +238,7 @@ def _gather_findings(
         parts=parts[1:] if lead else parts,
         figure_numbers=figure_numbers,
         code_rows=figure_rows(slices, figure_numbers),
-        single=parts[0].body if lead else _single_finding(slices),
+        single=parts[0].body if lead else single_finding(slices),
         with_angles=lead is not None,
     )
 
@@ -285,7 +248,7 @@ def _fall_back_to_figures(
 ) -> None:
     """Notes whether the answer cites anything; an answer that cites nothing gives way to
     code's figures, an answer in their own right, cited to their statement pages."""
-    answer.cited = _cites(answer.prose.body)
+    answer.cited = cites(answer.prose.body)
     answer.from_figures = not answer.cited and bool(findings.code_rows)
     if answer.from_figures:
         body = figure_sentences(slices, findings.figure_numbers)

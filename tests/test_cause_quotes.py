@@ -60,7 +60,7 @@ def test_the_one_sentence_is_the_answer_cited_to_its_page():
     page, sentence = found
     assert (page.page_index, sentence) == (40, ANNUAL)  # the same words on two pages: one
     answer = cause_answer(page, sentence)
-    assert answer.body == ANNUAL[:-1] + "¹."
+    assert answer.body == f"In the filing's words: “{ANNUAL}”¹"
     assert answer.references.footnotes[0].citation.page_index == 40
 
 
@@ -107,7 +107,7 @@ def test_the_probe_loop_closes_the_questions_probe_with_the_sentence_and_no_mode
     loop = ProbeLoop(never, never, _Searcher(), max_rounds=2, k=3)  # type: ignore[arg-type]
     ref = SliceRef(ticker="SHOP", fy=2023, fq=4)
     outcome = loop.run(ASKED, ref, Probe(probe_title="The question", probe_question=ASKED), 1)
-    assert outcome.answer.answer.body == ANNUAL[:-1] + "¹."
+    assert outcome.answer.answer.body == f"In the filing's words: “{ANNUAL}”¹"
     assert outcome.record["answered_by"] == "the filing's sentence"
     assert outcome.record["citations"] == ["0123456789ab"] and outcome.answer.rounds == 0
     assert calls == []
