@@ -6,7 +6,7 @@ from __future__ import annotations
 from cited import cited_answer
 
 from domain.cells import SliceRef
-from programs.composer import _single_finding
+from programs.standing_answers import single_finding
 from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
 
 SLICE = SliceRef(ticker="ACME", fy=2030, fq=4)
@@ -32,7 +32,7 @@ def _researched(body: str) -> ProbeAnswer:
 
 
 def _answer(*probes: ProbeAnswer) -> str | None:
-    return _single_finding([SliceReport(slice=SLICE, probe_answers=list(probes))])
+    return single_finding([SliceReport(slice=SLICE, probe_answers=list(probes))])
 
 
 def test_a_yes_or_no_the_figure_does_not_give_opens_the_answer():
