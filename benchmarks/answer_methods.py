@@ -92,6 +92,13 @@ class ModelOptions:
     #: Give the program each question's document's company, for a question that names none:
     #: FinanceBench asks every question of one filing (the baseline gets its whole cell).
     company_context: bool = True
+    #: And its document's period, for a question that names none (its filing's cell).
+    period_context: bool = True
+
+
+def document_period(case: AnswerCase) -> str:
+    """The period of the question's document, as ``research ask --period`` takes it."""
+    return f"FY{case.where.fy} Q{case.where.fq}"
 
 
 def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> Outcome:
@@ -100,9 +107,11 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
     from runs.service import ResearchRequest, prepare_run
 
     company = case.where.ticker if options.company_context else None
+    period = document_period(case) if options.period_context else None
     request = ResearchRequest.of(
         question=case.question,
         company=company,
+        period=period,
         lm=options.lm,
         api_base=options.api_base,
         store=store,
@@ -125,7 +134,12 @@ def run_program(case: AnswerCase, store: Path | None, options: ModelOptions) -> 
         usage=result.usage,
         coverage=metrics.get("citation_coverage"),
         grounding=metrics.get("numeric_grounding"),
-        extra={"run_id": result.run_id, "planned": trace.planned, "company_context": company},
+        extra={
+            "run_id": result.run_id,
+            "planned": trace.planned,
+            "company_context": company,
+            "period_context": period,
+        },
         error=result.failure,
         trace=trace,
         round_answers=answers_by_round(result.record, options.max_rounds),

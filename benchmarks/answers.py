@@ -187,6 +187,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_false",
         help="program: do not tell a question that names no company its document's company",
     )
+    parser.add_argument(
+        "--no-period-context",
+        dest="period_context",
+        action="store_false",
+        help="program: do not tell a question that names no period its document's period",
+    )
     parser.add_argument("--out", type=Path, default=Path("answers-benchmark"), help="run folder")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
@@ -227,6 +233,7 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
         args.max_rounds,
         args.run_timeout,
         args.company_context,
+        args.period_context,
     )
     log = ResultLog(args.out / RESULTS)
     baseline = None

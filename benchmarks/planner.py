@@ -127,10 +127,15 @@ def _model(lm: str) -> Iterator[None]:
 
 
 def plan_all(
-    cases: Sequence[AnswerCase], cells: Sequence[Any], lm: str, company_context: bool = True
+    cases: Sequence[AnswerCase],
+    cells: Sequence[Any],
+    lm: str,
+    company_context: bool = True,
+    period_context: bool = True,
 ) -> list[PlanRow]:
     """Plan every case with one planner over ``cells``; with ``company_context``, a question
-    that names no company is about its document's (FinanceBench asks each of one filing)."""
+    that names no company is about its document's, and with ``period_context`` one that
+    names no period is about its document's period (FinanceBench asks each of one filing)."""
     import logging
 
     from programs.errors import PlanningError
@@ -143,7 +148,8 @@ def plan_all(
         for case in cases:
             try:
                 company = case.where.ticker if company_context else None
-                plan = planner(question=case.question, company=company)
+                period = f"FY{case.where.fy} Q{case.where.fq}" if period_context else None
+                plan = planner(question=case.question, company=company, period=period)
                 rows.append(judge(case, plan.slices, None))
             except PlanningError as exc:
                 rows.append(judge(case, [], exc.message))
@@ -201,6 +207,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="do not tell a question that names no company its document's company",
     )
+    parser.add_argument(
+        "--no-period-context",
+        dest="period_context",
+        action="store_false",
+        help="do not tell a question that names no period its document's period",
+    )
     args = parser.parse_args(argv)
 
     from retrieval.open_store import open_store
@@ -213,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         cases = select_cases(cases, args.split, None)
-        rows = plan_all(cases, store.cells(), args.lm, args.company_context)
+        rows = plan_all(cases, store.cells(), args.lm, args.company_context, args.period_context)
     finally:
         store.close()
     if args.json:

@@ -136,6 +136,7 @@ def ask_command(
     agents: Annotated[Path | None, setting_option("agents")] = None,
     program: ProgramOption = None,
     company: Annotated[str | None, setting_option("company", metavar="TICKER")] = None,
+    period: Annotated[str | None, setting_option("period", metavar="PERIOD")] = None,
     max_probes: Annotated[int | None, setting_option("max_probes")] = None,
     max_rounds: Annotated[int | None, setting_option("max_rounds")] = None,
     figures: Annotated[bool | None, setting_option("figures", "--figures/--no-figures")] = None,

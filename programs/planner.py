@@ -25,7 +25,14 @@ from programs.planning_facets import (
     plausible_mapping,
     prepass,
 )
-from programs.planning_rules import SlicePlan, companies_text, nearest_cells_text, plan_slices
+from programs.planning_rules import (
+    SlicePlan,
+    companies_text,
+    names_no_period,
+    nearest_cells_text,
+    plan_slices,
+    with_context_period,
+)
 from programs.question import clean_question, question_too_long
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import name_index, resolve_name
@@ -132,9 +139,12 @@ class SlicePlanner(dspy.Module):
         return ticker
 
     # -- the module ------------------------------------------------------------------------
-    def forward(self, question: str, company: str | None = None) -> ResearchPlan:
+    def forward(
+        self, question: str, company: str | None = None, period: str | None = None
+    ) -> ResearchPlan:
         """The plan of ``question``; ``company`` (a ticker or name) is the company it is
-        about when it names none, as when a question is asked of one company's filing."""
+        about when it names none, and ``period`` ("FY2023 Q2", "FY2022") the period, as when
+        a question is asked of one filing."""
         question = clean_question(question or "")
         if not self.cells:
             raise PlanningError("The grid is empty: run `research ingest PATH` first.")
@@ -195,6 +205,12 @@ class SlicePlanner(dspy.Module):
             tickers = [self._context_company(company, index, grid)]
             context = [f"{tickers[0]}: the question names no company; read as the run's company"]
         facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})
+        if period and names_no_period(facets):
+            try:
+                facets, line = with_context_period(facets, period)
+            except ValueError as exc:
+                raise PlanningError(str(exc)) from None
+            context.append(line)
         notes = ([failure] if failure else []) + notes_dropped
         if not facets.tickers:
             lead = (" ".join(u + "." for u in unknown) + " ") if unknown else ""

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
+from domain.periods import read_periods
 from programs.latest_periods import (
     counted_back,
     full_fys,
@@ -78,6 +79,23 @@ class SlicePlan:
 #: How far a stand-in may be from the cell asked for: two fiscal years, in quarters. Past
 #: that, another period's filing answers a different question, so the plan says so instead.
 MAX_STAND_IN_DISTANCE = 8
+
+
+def with_context_period(facets: Facets, period: str) -> tuple[Facets, str]:
+    """A question that names no period, given the period of the filing it is asked of
+    ("FY2023 Q2", "FY2022"): the facets with that period, and the Scope line that says so.
+    FinanceBench asks each question of one filing; "What drove the change?" asked of
+    Amcor's Q2 FY2023 10-Q is about that quarter, not the latest filing. Raises
+    ``ValueError`` for a period that is not one fiscal year (and at most one quarter)."""
+    asked = read_periods(period)
+    years, quarters = sorted(set(asked.fiscal_years)), sorted(set(asked.fiscal_quarters))
+    if len(years) != 1 or len(quarters) > 1:
+        raise ValueError(
+            f"the run's period {period!r} is not one fiscal year or quarter (e.g. FY2023 Q2)"
+        )
+    label = f"FY{years[0]}" + (f" Q{quarters[0]}" if quarters else "")
+    line = f"the question names no period; read as the run's period, {label}"
+    return facets.model_copy(update={"fiscal_years": years, "fiscal_quarters": quarters}), line
 
 
 def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> GridCell | None:

@@ -338,8 +338,11 @@ class ResearchProgram(dspy.Module):
         )
 
     # -- the module ------------------------------------------------------------------------
-    def forward(self, question: str, company: str | None = None) -> dspy.Prediction:
-        """Research ``question``; ``company`` is the company it is about when it names none."""
+    def forward(
+        self, question: str, company: str | None = None, period: str | None = None
+    ) -> dspy.Prediction:
+        """Research ``question``; ``company`` and ``period`` are the company and the period
+        it is about when it names none (a question asked of one filing)."""
         started = time.monotonic()
         emit = EventEmitter(self.observer)
         saved = self.checkpoint or NO_CHECKPOINT
@@ -347,7 +350,7 @@ class ResearchProgram(dspy.Module):
         restored = plan is not None
         if plan is None:
             emit.emit("planning", detail="reading the question; choosing companies and periods")
-            planned = self.planner(question=question, company=company)
+            planned = self.planner(question=question, company=company, period=period)
             plan = self._fold_compared(self._fold_fixed_years(planned))
             saved.save_plan(plan)
         emit.emit(

@@ -45,9 +45,12 @@ if TYPE_CHECKING:
 class PlannerStage(Protocol):
     """:class:`programs.planner.SlicePlanner`: the slices to research (``plan.slices``) and
     notes on what was assumed; raises ``PlanningError`` for a question it cannot plan.
-    ``company`` is the company a question that names none is about."""
+    ``company`` and ``period`` are the company and the period a question that names none
+    is about."""
 
-    def __call__(self, question: str, company: str | None = None) -> ResearchPlan: ...
+    def __call__(
+        self, question: str, company: str | None = None, period: str | None = None
+    ) -> ResearchPlan: ...
 
 
 class ProbesStage(Protocol):

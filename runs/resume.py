@@ -29,10 +29,10 @@ RESUMED_OPTIONS = (
 )  # fmt: skip
 #: The settings a resume takes back: everything that shapes the research itself. The rest
 #: (tracking, concurrency, the LM's resilience and budgets) are the resuming command's own.
-RESUMED_SETTINGS = (*RESUMED_OPTIONS[1:], "figures", "web_sources", "company")
+RESUMED_SETTINGS = (*RESUMED_OPTIONS[1:], "figures", "web_sources", "company", "period")
 #: What a run recorded before it recorded the setting (runs from before ``--no-figures``,
-#: ``--web-sources``, ``--company``).
-OLD_RECORD_DEFAULTS = {"figures": True, "web_sources": False, "company": None}
+#: ``--web-sources``, ``--company``, ``--period``).
+OLD_RECORD_DEFAULTS = {"figures": True, "web_sources": False, "company": None, "period": None}
 
 
 def _stored(key: str, value: Any) -> Any:

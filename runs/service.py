@@ -245,7 +245,9 @@ class ResearchRun:
                     extra["callbacks"] = [*dspy.settings.callbacks, self._traces]
                 with dspy.context(lm=models.lm, adapter=models.adapter, **extra):
                     prediction = self.research(
-                        question=self.question, company=self.request.settings.company
+                        question=self.question,
+                        company=self.request.settings.company,
+                        period=self.request.settings.period,
                     )
                 self._commit()
                 metrics = report_metrics(prediction)

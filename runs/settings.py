@@ -78,6 +78,11 @@ class RunSettings(BaseSettings):
         description="the company (ticker or name) a question that names none is about, as "
         "when asking of one company's filings",
     )
+    period: str | None = Field(
+        None,
+        description="the period (FY2023 Q2, FY2022) a question that names none is about, as "
+        "when asking of one filing",
+    )
     max_probes: int = Field(5, ge=1, le=5, description="probes per slice of the question")
     max_rounds: int = Field(5, ge=1, le=5, description="research rounds per probe")
     figures: bool = Field(

@@ -20,6 +20,7 @@ from programs.planning_rules import (
     names_no_period,
     nearest_cell,
     plan_slices,
+    with_context_period,
 )
 from retrieval.companies import Company, load_companies
 from retrieval.store import GridCell
@@ -693,3 +694,29 @@ def test_a_prior_period_is_not_kept_beside_a_stand_in_for_the_period_asked():
     result = plan_slices(facets, grid)
     assert [s.label for s in result.slices] == ["AAA FY2022 Q2"] and result.compared == []
     assert "AAA FY2023 Q1 is not in the grid; researched AAA FY2022 Q2" in result.scope[0]
+
+
+def test_a_question_naming_no_period_is_about_the_period_of_the_filing_it_is_asked_of(cells):
+    planner = SlicePlanner(cells)
+    with dspy.context(lm=ScriptedLM()):
+        asked = planner(question="What was 3M's capital expenditure?", period="FY2019")
+        alone = planner(question="What was 3M's capital expenditure?")
+        named = planner(question="What was 3M's capital expenditure in FY2020?", period="FY2019")
+        trend = planner(question="Is 3M's gross margin improving?", period="FY2019 Q4")
+    assert asked.labels == ["MMM FY2019 Q4"]
+    assert "the question names no period; read as the run's period, FY2019" in asked.scope
+    assert alone.labels == ["MMM FY2022 Q4"]  # the latest period the grid holds
+    assert named.labels == ["MMM FY2020 Q4"]  # a period the question names wins
+    assert trend.labels == ["MMM FY2018 Q4", "MMM FY2019 Q4"]  # and a trend adds the prior year
+    with pytest.raises(PlanningError, match="not one fiscal year or quarter"):
+        planner(question="What was 3M's capital expenditure?", period="FY2019-FY2021")
+
+
+@given(st.integers(2000, 2030), st.sampled_from([None, 1, 2, 3, 4]))
+def test_a_run_period_in_any_form_gives_its_year_and_quarter(fy, fq):
+    facets = Facets(tickers=["MMM"])
+    for text in [f"FY{fy}" + (f" Q{fq}" if fq else ""), f"Q{fq} {fy}" if fq else str(fy)]:
+        given_facets, line = with_context_period(facets, text)
+        assert given_facets.fiscal_years == [fy]
+        assert given_facets.fiscal_quarters == ([fq] if fq else [])
+        assert line.endswith(f"FY{fy}" + (f" Q{fq}" if fq else ""))
