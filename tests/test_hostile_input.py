@@ -114,7 +114,7 @@ def test_an_unexpected_error_is_one_line_unless_debug(
 ):
     from programs.research_program import ResearchProgram
 
-    def broken(self, question, company=None):
+    def broken(self, question, company=None, period=None):
         raise RuntimeError("the grid caught fire")
 
     monkeypatch.setattr(ResearchProgram, "forward", broken)
