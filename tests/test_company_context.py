@@ -2,7 +2,8 @@
 web form's company field, the benchmarks' document context): the planner reads it as about
 that company and says so in a Scope line; a question that names a company keeps its own,
 even one the grid lacks; a context company the grid does not hold is a short error, as is
-no company at all."""
+no company at all. The run's period (``--period``) works the same way for a question that
+names no period."""
 
 from __future__ import annotations
 
@@ -103,3 +104,35 @@ def test_the_web_form_passes_a_company_and_refuses_one_that_is_no_name():
     assert requests[0]["company"] == "MMM"
     with pytest.raises(AskRefused, match="not a ticker or company name"):
         parse_form({"question": NO_COMPANY, "company": "<script>"}, "local/x")
+
+
+def test_research_ask_period_plans_a_question_naming_none_on_that_filing(
+    sample_store_path, monkeypatch, tmp_path
+):
+    install_scripted_lm(monkeypatch)
+    record = tmp_path / "run.json"
+    args = ["ask", "What was 3M's capital expenditure?", "--store", str(sample_store_path)]
+    given = ["--no-track", "--quiet", "--max-probes", "1", "--period", "FY2019", "--json"]
+    result = runner.invoke(app, [*args, *given, str(record)])
+    assert result.exit_code == 0, result.output
+    run = json.loads(record.read_text())
+    assert run["plan"]["slices"] == [{"ticker": "MMM", "fy": 2019, "fq": 4}]
+    assert "the question names no period; read as the run's period, FY2019" in result.output
+    refused = runner.invoke(app, [*args, "--no-track", "--quiet", "--period", "soon"])
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    assert "not one fiscal year or quarter" in refused.output
+
+
+def test_the_web_form_passes_a_period_and_refuses_one_that_is_no_period():
+    from web.ask_form import AskRefused, parse_form
+    from web.run_control import RunControl
+
+    form = parse_form({"question": NO_COMPANY, "period": " FY2023 Q2 "}, "local/x")
+    assert form.period == "FY2023 Q2"
+    requests = []
+    control = RunControl.__new__(RunControl)
+    control._start = lambda **request: requests.append(request) or "run"
+    control.start(form)
+    assert requests[0]["period"] == "FY2023 Q2"
+    with pytest.raises(AskRefused, match="not one fiscal year or quarter"):
+        parse_form({"question": NO_COMPANY, "period": "FY2019-FY2021"}, "local/x")

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain.periods import read_periods
 from runs.program_choice import OPTIMISED_DIR, SHIPPED
 from runs.settings import field_bounds, field_default
 
@@ -35,6 +36,8 @@ class AskForm:
     max_rounds: int = field_default("max_rounds")
     #: The company a question that names none is about (a ticker or a name).
     company: str | None = None
+    #: The period a question that names none is about ("FY2023 Q2", "FY2022").
+    period: str | None = None
     #: Checked: the researcher may read URLs and search news in this run; unchecked (None):
     #: the server's own setting (``WISSEN_WEB_SOURCES``, off by default).
     web_sources: bool | None = None
@@ -81,6 +84,17 @@ def check_company(company: str | None) -> str | None:
     return company
 
 
+def check_period(period: str | None) -> str | None:
+    """``period`` if it reads as one fiscal year, at most one quarter ("FY2023 Q2")."""
+    period = (period or "").strip()
+    if not period:
+        return None
+    asked = read_periods(period[:40])
+    if len(set(asked.fiscal_years)) != 1 or len(set(asked.fiscal_quarters)) > 1:
+        raise AskRefused(f"{period[:40]!r} is not one fiscal year or quarter such as FY2023 Q2")
+    return period
+
+
 def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
     """The form's fields as an :class:`AskForm`, or :class:`AskRefused` saying what is wrong."""
     question = fields.get("question", "")
@@ -105,5 +119,6 @@ def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
         max_probes=bounded("max_probes"),
         max_rounds=bounded("max_rounds"),
         company=check_company(fields.get("company")),
+        period=check_period(fields.get("period")),
         web_sources=True if fields.get("web_sources") in ("on", "true", "1") else None,
     )

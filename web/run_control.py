@@ -109,6 +109,7 @@ class RunControl:
                 max_probes=form.max_probes,
                 max_rounds=form.max_rounds,
                 company=form.company,
+                period=form.period,
                 web_sources=form.web_sources,
             )
         except RunError as exc:
