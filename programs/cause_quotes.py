@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
+from citations.markup import CitedAnswer
 from programs.cause_check import measures_named, page_sentences, split_at_cause
 from programs.figure_questions import PART_RE
-from programs.part_tables import PageHit
+from programs.page_hits import PageHit, cited_to
 
 #: A question asking what moved a figure.
 _ASKS_CAUSE = re.compile(
@@ -98,10 +98,4 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
 def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:
     """The page's sentence as the answer, quoted (it speaks as the company: "our total
     operating margin …") and cited to its page."""
-    citation = Citation(
-        uid=page.uid, doc_label=page.doc_label, page_index=page.page_index, page_id=page.page_id
-    )
-    body = f"In the filing's words: “{sentence.strip()}”¹"
-    return CitedAnswer(
-        body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
-    )
+    return cited_to(f"In the filing's words: “{sentence.strip()}”¹", page)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
 from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
-from programs.part_tables import PageHit
+from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer
 
 

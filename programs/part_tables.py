@@ -19,27 +19,16 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from calculator.breakdown import Breakdown, Part, find_breakdown
 from calculator.result import Calculation, fact_citation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
 from programs.figure_questions import PART_RE, asks_adjusted
+from programs.page_hits import PageHit, page_citation
 from retrieval.facts.headings import heading_statement
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
-
-
-class PageHit(Protocol):
-    """What a searched page must give: its text and what its citation prints."""
-
-    uid: str
-    page_id: int
-    doc_label: str
-    page_index: int
-    text: str
-
 
 #: Searches the slice's pages for a query, best first.
 PageSearch = Callable[[str, SliceRef], Sequence[PageHit]]
@@ -184,9 +173,7 @@ class PartTables:
             return None
         # The best fit to the question's words; the search's order among equals.
         hit, breakdown = max(found, key=lambda f: fit(question, f[0].text, f[1]))
-        page = Citation(
-            uid=hit.uid, doc_label=hit.doc_label, page_index=hit.page_index, page_id=hit.page_id
-        )
+        page = page_citation(hit)
         kept = prior if breakdown.prior_total is not None else None
         return PartTable(ask, breakdown, page, total, kept)
 

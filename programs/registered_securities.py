@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
-from programs.part_tables import PageHit
+from citations.markup import CitedAnswer
+from programs.page_hits import PageHit, cited_to
 
 #: Registered securities, or a listing on an exchange ("registered public accounting firm"
 #: and "shares listed in the table" ask no such thing).
@@ -76,12 +76,7 @@ def registered_answer(question: str, page: PageHit) -> CitedAnswer | None:
             body = f"None: the cover registers no debt security, only {'; '.join(classes)}¹."
     else:
         body = f"Registered to trade on an exchange: {'; '.join(classes)}¹."
-    citation = Citation(
-        uid=page.uid, doc_label=page.doc_label, page_index=page.page_index, page_id=page.page_id
-    )
-    return CitedAnswer(
-        body=body, references=ReferenceList(footnotes=[Footnote(number=1, citation=citation)])
-    )
+    return cited_to(body, page)
 
 
 def cover_answer(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, CitedAnswer] | None:

@@ -23,13 +23,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
 
+from domain.periods import read_periods
 from retrieval.store_location import StoreLocation
 from runs.errors import BadRunRequest
 from runs.paths import data_dir
@@ -83,6 +84,7 @@ class RunSettings(BaseSettings):
         description="the period (FY2023 Q2, FY2022) a question that names none is about, as "
         "when asking of one filing",
     )
+
     max_probes: int = Field(5, ge=1, le=5, description="probes per slice of the question")
     max_rounds: int = Field(5, ge=1, le=5, description="research rounds per probe")
     figures: bool = Field(
@@ -120,6 +122,11 @@ class RunSettings(BaseSettings):
         ge=16,
         description="output tokens per LM call (default: the provider's limit; 768 bundled)",
     )
+
+    @field_validator("period")
+    @classmethod
+    def _one_period(cls, value: str | None) -> str | None:
+        return one_period(value)
 
     @classmethod
     def settings_customise_sources(
@@ -207,6 +214,18 @@ def load_settings(**given: Any) -> RunSettings:
         raise BadRunRequest(
             redact(f"{field} from {_source(field, given)}: {error['msg']} (got {got!r})")
         ) from None
+
+
+def one_period(text: str | None) -> str | None:
+    """``text`` (stripped) if it reads as one fiscal year and at most one quarter ("FY2023
+    Q2", "FY2022"); None for nothing; ``ValueError`` saying what a period looks like."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    asked = read_periods(text[:40])
+    if len(set(asked.fiscal_years)) != 1 or len(set(asked.fiscal_quarters)) > 1:
+        raise ValueError("not one fiscal year or quarter (e.g. FY2023 Q2)")
+    return text
 
 
 def field_default(name: str) -> Any:

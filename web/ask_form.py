@@ -13,9 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from domain.periods import read_periods
 from runs.program_choice import OPTIMISED_DIR, SHIPPED
-from runs.settings import field_bounds, field_default
+from runs.settings import field_bounds, field_default, one_period
 
 MODEL_RE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.:@/-]{1,160}")
 PROGRAM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -86,13 +85,10 @@ def check_company(company: str | None) -> str | None:
 
 def check_period(period: str | None) -> str | None:
     """``period`` if it reads as one fiscal year, at most one quarter ("FY2023 Q2")."""
-    period = (period or "").strip()
-    if not period:
-        return None
-    asked = read_periods(period[:40])
-    if len(set(asked.fiscal_years)) != 1 or len(set(asked.fiscal_quarters)) > 1:
-        raise AskRefused(f"{period[:40]!r} is not one fiscal year or quarter such as FY2023 Q2")
-    return period
+    try:
+        return one_period(period)
+    except ValueError as exc:
+        raise AskRefused(f"{(period or '')[:40]!r} is {exc}") from None
 
 
 def parse_form(fields: dict[str, str], bundled: str) -> AskForm:
