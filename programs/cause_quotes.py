@@ -24,6 +24,7 @@ from citations.markup import CitedAnswer
 from programs.cause_check import measures_named, page_sentences, split_at_cause
 from programs.figure_questions import PART_RE
 from programs.page_hits import PageHit, cited_to
+from retrieval.search.query import CAVEAT
 
 #: A question asking what moved a figure.
 _ASKS_CAUSE = re.compile(
@@ -48,8 +49,11 @@ _MAX_CHARS = 600
 
 
 def asks_cause(question: str) -> bool:
-    """Whether the question asks what drove a figure (and names exactly one figure)."""
-    return bool(_ASKS_CAUSE.search(question)) and len(measures_named(question)) == 1
+    """Whether the question asks what drove a figure (and names exactly one figure). The
+    caveat "if gross margin is not a useful metric, state that and explain why" asks for no
+    cause: it is left out first."""
+    asked = re.sub(CAVEAT, " ", question, flags=re.IGNORECASE)
+    return bool(_ASKS_CAUSE.search(asked)) and len(measures_named(asked)) == 1
 
 
 def _direction(text: str) -> str:

@@ -74,6 +74,9 @@ def test_only_a_cause_of_one_named_figure_is_asked():
     assert asks_cause(ASKED)
     assert not asks_cause("What was SG&A expense in FY2023?")
     assert not asks_cause("Why did gross margin and SG&A change in FY2023?")  # two figures
+    caveat = "If gross margin is not a useful metric for it, state that and explain why."
+    assert not asks_cause(f"Does Shop have an improving gross margin profile? {caveat}")
+    assert asks_cause(f"What drove gross margin change as of FY2022 for Shop? {caveat}")
 
 
 class _Searcher:
