@@ -158,10 +158,13 @@ class PartTables:
         if total is None or total.value <= 0:
             return None
         prior_total = prior.value if prior is not None else None
-        # The question's own words, then the table's usual title: a question about growth
-        # finds the discussion first, and the table may sit on another page.
-        kind = "geographic area" if _geographic(question) else "segment"
-        hits = [*self._search(question, ref), *self._search(f"{ask.measure} by {kind}", ref)]
+        # The question's own words, then the table's usual titles: a question about growth
+        # finds the discussion first, and the table may sit on another page ("Net revenues
+        # by geography", "by geographic area", "by segment").
+        kinds = _GEOGRAPHIC_TITLES if _geographic(question) else ("segment",)
+        hits = list(self._search(question, ref))
+        for kind in kinds:
+            hits += self._search(f"{ask.measure} by {kind}", ref)
         pages = {hit.uid: hit for hit in hits}.values()
         found = [
             (hit, breakdown)
@@ -178,6 +181,8 @@ class PartTables:
         return PartTable(ask, breakdown, page, total, kept)
 
 
+#: How filings title a table of revenue by place.
+_GEOGRAPHIC_TITLES = ("geographic area", "geography region country")
 #: The words that say which kind of parts a table lists ("net sales by category", "by
 #: reportable segment", "geographic information").
 _KIND_WORDS = re.compile(
@@ -195,10 +200,23 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower().replace(".", ""))) - _COMMON
 
 
+#: Places a table of revenue by geography names, beyond the question's own geography words
+#: (:data:`programs.figure_questions.PART_RE`): countries, regions, "rest of world".
+_PLACE = re.compile(
+    r"\b(?:kingdom|germany|france|italy|spain|netherlands|switzerland|canada|mexico|brazil|"
+    r"australia|korea|taiwan|singapore|hong\s+kong|middle\s+east|africa|pacific|"
+    r"(?:rest|other)\s+of\s+(?:the\s+)?world|other\s+countries|hemisphere|worldwide|"
+    r"western|eastern|northern|southern|region\w*)\b",
+    re.IGNORECASE,
+)
+
+
 def _places(breakdown: Breakdown) -> bool:
-    """Whether at least half the parts are places ("Americas", "U.S.", "International")."""
-    places = [p for p in breakdown.parts if PART_RE.search(part_label(p))]
-    return 2 * len(places) >= len(breakdown.parts)
+    """Whether at least half the parts are places ("Americas", "U.S.", "Germany",
+    "Rest of world")."""
+    labels = [part_label(p) for p in breakdown.parts]
+    places = [label for label in labels if PART_RE.search(label) or _PLACE.search(label)]
+    return 2 * len(places) >= len(labels)
 
 
 def _geographic(question: str) -> bool:

@@ -145,3 +145,26 @@ def test_parts_ranked_by_their_change_when_the_question_asks_how_they_grew(figur
         "Which segment had the worst topline performance in FY2022?", PLANE_2022
     )
     assert worst.body.startswith("Boeing Capital’s revenue fell the most: -26.8%")
+
+
+COUNTRIES = _Hit(
+    "c0ffee000001",
+    7,
+    "PLANE 10-K FY2022",
+    79,
+    "Net revenues by geography:\n2022\n2021\nU.S.\n30,000\n29,000\nUnited Kingdom\n"
+    "16,608\n15,286\nGermany\n12,000\n10,000\nRest of world\n8,000\n8,000\n"
+    "Total net revenues\n66,608\n62,286\n",
+)
+
+
+def test_a_question_about_places_reads_a_table_of_places_only():
+    def search(query: str, ref: SliceRef) -> list[_Hit]:
+        return [SEGMENTS, COUNTRIES]
+
+    figures = Figures(_facts, pages=search)
+    question = "Did PLANE's international revenue decline in FY2022?"
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert "United Kingdom $16,608 million" in answer.body and "Airplanes" not in answer.body
+    only_segments = Figures(_facts, pages=lambda query, ref: [SEGMENTS])
+    assert only_segments.part_table(question, PLANE_2022) is None
