@@ -416,3 +416,14 @@ def read_periods(text: str) -> Periods:
     found.sequential = SEQUENTIAL_RE.search(text) is not None
     found.trend = found.sequential or speaks_of_trend(text)
     return found
+
+
+def one_fiscal_period(text: str) -> tuple[int, int | None]:
+    """``(fy, fq)`` of a text naming one fiscal year and at most one quarter ("FY2023 Q2",
+    "Q2 2023", "FY2022": ``fq`` None); ``ValueError`` for anything else (a range, no year),
+    saying what a period looks like. The run's period (``--period``) is read with it."""
+    asked = read_periods(text)
+    years, quarters = sorted(set(asked.fiscal_years)), sorted(set(asked.fiscal_quarters))
+    if len(years) != 1 or len(quarters) > 1:
+        raise ValueError("not one fiscal year or quarter (e.g. FY2023 Q2)")
+    return years[0], (quarters[0] if quarters else None)

@@ -161,7 +161,8 @@ class PartTables:
         # The question's own words, then the table's usual titles: a question about growth
         # finds the discussion first, and the table may sit on another page ("Net revenues
         # by geography", "by geographic area", "by segment").
-        kinds = _GEOGRAPHIC_TITLES if _geographic(question) else ("segment",)
+        places_asked = _geographic(question)
+        kinds = _GEOGRAPHIC_TITLES if places_asked else ("segment",)
         hits = list(self._search(question, ref))
         for kind in kinds:
             hits += self._search(f"{ask.measure} by {kind}", ref)
@@ -170,7 +171,7 @@ class PartTables:
             (hit, breakdown)
             for hit in pages
             if (breakdown := find_breakdown(hit.text, total.value, prior_total))
-            and (_places(breakdown) or not _geographic(question))  # places asked, places read
+            and (_places(breakdown) or not places_asked)  # places asked, places read
         ]
         if not found:
             return None
@@ -271,11 +272,12 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
     """The parts' figures in one cited sentence, after code's answer to the choice asked
     (the highest, the lowest, those above a share, those that declined)."""
     ask, breakdown = table.ask, table.breakdown
-    citations = list({c.uid: c for c in [table.page, *_fact_pages(table)]}.values())
+    fact_pages = _fact_pages(table)
+    citations = list({c.uid: c for c in [table.page, *fact_pages]}.values())
     numbers = {c.uid: n for n, c in enumerate(citations, 1)}
     page_mark = render_marker([numbers[table.page.uid]])
     every_mark = render_marker(list(numbers.values()))
-    total_mark = render_marker(sorted({numbers[c.uid] for c in _fact_pages(table)}))
+    total_mark = render_marker(sorted({numbers[c.uid] for c in fact_pages}))
     period = table.total.period.label
     listed = "; ".join(
         f"{part_label(p)} {_money(p.value)} ({breakdown.share(p) * 100:.1f}%"

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
-from domain.periods import read_periods
+from domain.periods import one_fiscal_period
 from programs.latest_periods import (
     counted_back,
     full_fys,
@@ -87,15 +87,14 @@ def with_context_period(facets: Facets, period: str) -> tuple[Facets, str]:
     FinanceBench asks each question of one filing; "What drove the change?" asked of
     Amcor's Q2 FY2023 10-Q is about that quarter, not the latest filing. Raises
     ``ValueError`` for a period that is not one fiscal year (and at most one quarter)."""
-    asked = read_periods(period)
-    years, quarters = sorted(set(asked.fiscal_years)), sorted(set(asked.fiscal_quarters))
-    if len(years) != 1 or len(quarters) > 1:
-        raise ValueError(
-            f"the run's period {period!r} is not one fiscal year or quarter (e.g. FY2023 Q2)"
-        )
-    label = f"FY{years[0]}" + (f" Q{quarters[0]}" if quarters else "")
+    try:
+        fy, fq = one_fiscal_period(period)
+    except ValueError as exc:
+        raise ValueError(f"the run's period {period!r} is {exc}") from None
+    quarters = [fq] if fq else []
+    label = f"FY{fy}" + (f" Q{fq}" if fq else "")
     line = f"the question names no period; read as the run's period, {label}"
-    return facets.model_copy(update={"fiscal_years": years, "fiscal_quarters": quarters}), line
+    return facets.model_copy(update={"fiscal_years": [fy], "fiscal_quarters": quarters}), line
 
 
 def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> GridCell | None:

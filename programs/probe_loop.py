@@ -109,7 +109,7 @@ class ProbeLoop:
         emit = emit or EventEmitter(None)
         computed = self._computed_outcome(question, slice, probe, index, emit)
         if computed is None:
-            computed = self._quoted_outcome(question, slice, probe, index, emit)
+            computed = self._page_outcome(question, slice, probe, index, emit)
         if computed is not None:
             return computed
         run = self._start(question, slice, probe, emit)
@@ -373,7 +373,7 @@ class ProbeLoop:
             extra["year_ago_figure"] = figures[1].model_dump()
         return closed_by_code(probe, index, answer, pages, "statement facts", figures, extra)
 
-    def _quoted_outcome(
+    def _page_outcome(
         self, question: str, slice: SliceRef, probe: Probe, index: int, emit: EventEmitter
     ) -> ProbeOutcome | None:
         """The question's own probe, closed from a page that answers it in its own words (a

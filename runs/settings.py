@@ -30,7 +30,7 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from domain.periods import read_periods
+from domain.periods import one_fiscal_period
 from retrieval.store_location import StoreLocation
 from runs.errors import BadRunRequest
 from runs.paths import data_dir
@@ -84,7 +84,6 @@ class RunSettings(BaseSettings):
         description="the period (FY2023 Q2, FY2022) a question that names none is about, as "
         "when asking of one filing",
     )
-
     max_probes: int = Field(5, ge=1, le=5, description="probes per slice of the question")
     max_rounds: int = Field(5, ge=1, le=5, description="research rounds per probe")
     figures: bool = Field(
@@ -222,9 +221,7 @@ def one_period(text: str | None) -> str | None:
     text = (text or "").strip()
     if not text:
         return None
-    asked = read_periods(text[:40])
-    if len(set(asked.fiscal_years)) != 1 or len(set(asked.fiscal_quarters)) > 1:
-        raise ValueError("not one fiscal year or quarter (e.g. FY2023 Q2)")
+    one_fiscal_period(text[:40])
     return text
 
 

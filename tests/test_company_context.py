@@ -92,16 +92,11 @@ def test_research_ask_company_plans_the_question_and_keeps_it_for_a_resume(
 
 def test_the_web_form_passes_a_company_and_refuses_one_that_is_no_name():
     from web.ask_form import AskRefused, parse_form
-    from web.run_control import RunControl
 
     form = parse_form({"question": NO_COMPANY, "company": " MMM "}, "local/x")
     assert form.company == "MMM"
     assert parse_form({"question": NO_COMPANY, "company": ""}, "local/x").company is None
-    requests = []
-    control = RunControl.__new__(RunControl)
-    control._start = lambda **request: requests.append(request) or "run"
-    control.start(form)
-    assert requests[0]["company"] == "MMM"
+    assert _started(form)["company"] == "MMM"
     with pytest.raises(AskRefused, match="not a ticker or company name"):
         parse_form({"question": NO_COMPANY, "company": "<script>"}, "local/x")
 
@@ -125,14 +120,20 @@ def test_research_ask_period_plans_a_question_naming_none_on_that_filing(
 
 def test_the_web_form_passes_a_period_and_refuses_one_that_is_no_period():
     from web.ask_form import AskRefused, parse_form
-    from web.run_control import RunControl
 
     form = parse_form({"question": NO_COMPANY, "period": " FY2023 Q2 "}, "local/x")
     assert form.period == "FY2023 Q2"
-    requests = []
+    assert _started(form)["period"] == "FY2023 Q2"
+    with pytest.raises(AskRefused, match="not one fiscal year or quarter"):
+        parse_form({"question": NO_COMPANY, "period": "FY2019-FY2021"}, "local/x")
+
+
+def _started(form) -> dict:
+    """The run request the web app's run control makes of ``form`` (nothing started)."""
+    from web.run_control import RunControl
+
+    requests: list[dict] = []
     control = RunControl.__new__(RunControl)
     control._start = lambda **request: requests.append(request) or "run"
     control.start(form)
-    assert requests[0]["period"] == "FY2023 Q2"
-    with pytest.raises(AskRefused, match="not one fiscal year or quarter"):
-        parse_form({"question": NO_COMPANY, "period": "FY2019-FY2021"}, "local/x")
+    return requests[0]
