@@ -21,6 +21,7 @@ from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import _line_values, parse_value
 from retrieval.ingest.pages_file import _page_from_row
+from retrieval.pages import Page
 
 FIXTURE = Path(__file__).parent / "fixtures" / "facts_statement_pages.jsonl"
 
@@ -289,9 +290,53 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         # Oracle's debt, both halves
         ("Notes payable and other borrowings, current", "balance", "USD", "short_term_debt"),
         ("Notes payable and other borrowings, non-current", "balance", "USD", "long_term_debt"),
+        # eBay's totals beside their continuing-operations parts: the total is the figure
+        ("Net cash provided by continuing operating activities", "cash_flow", "USD", None),
+        ("Net cash provided by operating activities", "cash_flow", "USD", "cfo"),
+        ("Net cash used in continuing financing activities", "cash_flow", "USD", None),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
     from retrieval.facts.vocabulary import concept_for, normalise_label
 
     assert concept_for(normalise_label(label), statement, unit) == concept
+
+
+def _stored(index: int, text: str) -> Page:
+    return Page(doc_name="SHOP_2022_10K", ticker="SHOP", company="Shop Inc", fy=2022, fq=4,
+                doc_type="10-K", page_index=index, text=text, page_id=500 + index)  # fmt: skip
+
+
+_YEARS = "Year Ended December 31,\n2022\n2021\n(In millions)\n"
+_CASH_FLOW_TOP = (
+    "CONSOLIDATED STATEMENT OF CASH FLOWS\n" + _YEARS + "Cash flows from operating activities:\n"
+    "Net income\n$\n1,000\n$\n900\nNet cash provided by operating activities\n2,254\n2,657\n"
+    "Cash flows from investing activities:\nPurchases of property and equipment\n(449)\n(444)\n"
+    "Net cash provided by investing activities\n2,461\n3,663\n"
+    "Cash flows from financing activities:\n"
+)
+_CASH_FLOW_REST = (
+    "Table of Contents\n" + _YEARS + "Repurchases of common stock\n(3,000)\n(5,000)\n"
+    "Net cash used in financing activities\n(3,792)\n(6,532)\n"
+)
+_NOTE_AFTER = "Table of Contents\n" + _YEARS + "Land\n100\n90\nBuildings\n555\n560\n"
+
+
+def test_a_statement_that_runs_onto_the_next_page_is_read_there_too():
+    facts = document_facts([_stored(61, _CASH_FLOW_TOP), _stored(62, _CASH_FLOW_REST)])
+    financing = pick(facts, "cff", 2022)
+    assert (financing.page_index, financing.statement, financing.value) == (
+        62,
+        "cash_flow",
+        -3_792e6,
+    )
+    assert pick(facts, "buybacks", 2021).value == -5_000e6
+
+
+def test_a_page_after_a_finished_statement_or_finishing_nothing_is_not_the_statement():
+    finished = _CASH_FLOW_TOP + _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
+    assert not [f for f in document_facts([_stored(61, finished), _stored(62, _NOTE_AFTER)])
+                if f.page_index == 62]  # fmt: skip
+    # a page that would go on with an unfinished statement but reads none of its last lines
+    assert not [f for f in document_facts([_stored(61, _CASH_FLOW_TOP), _stored(62, _NOTE_AFTER)])
+                if f.page_index == 62]  # fmt: skip

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from retrieval.facts.columns import columns, scale_of, share_scale
 from retrieval.facts.fiscal import place_columns
 from retrieval.facts.headings import heading_statement
-from retrieval.facts.layout import Row, Segment, segments
+from retrieval.facts.layout import Row, Segment, segments, year_line
 from retrieval.facts.model import Fact
 from retrieval.facts.vocabulary import concept_for, normalise_label
 from retrieval.pages import Page
@@ -128,16 +128,17 @@ def facts_from_page(page: Page, page_id: int, default_scale: float | None = None
 
 
 def _read_page(
-    page: Page, page_id: int, default_scale: float | None
+    page: Page, page_id: int, default_scale: float | None, carried: str | None = None
 ) -> tuple[list[Fact], list[float], bool]:
-    """(facts, scales stated on the page, whether a table was left out for want of a scale)."""
+    """(facts, scales stated on the page, whether a table was left out for want of a scale);
+    ``carried``: the statement the page goes on with (:func:`continued_statement`)."""
     found: list[Fact] = []
     stated: list[float] = []
     unscaled = False
     head = "\n".join(page.text.split("\n")[:_HEAD_LINES])
     if _supplemental(page.text):
         return found, stated, unscaled
-    for segment in segments(page.text):
+    for segment in segments(page.text, carried):
         if segment.statement not in READ_STATEMENTS:
             continue
         width = _column_count(segment)
@@ -202,16 +203,53 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
     scales: Counter[float] = Counter()
     unscaled: list[Page] = []
     ordered = sorted(pages, key=lambda p: p.page_index)
+    carried: dict[int, str] = {}  # page index -> the statement it goes on with
+    before: tuple[Page, list[Fact]] | None = None
     for page in ordered:
         if page.page_id is None:
             raise ValueError(f"{page.doc_name} p.{page.page_index} has no page_id: store it first")
         facts, stated, missing = _read_page(page, page.page_id, None)
+        if before is not None and (statement := continued_statement(*before, page)):
+            going_on = _read_page(page, page.page_id, None, statement)
+            if {f.concept for f in going_on[0]} & _CLOSES[statement]:  # it finishes it
+                facts, stated, missing = going_on
+                carried[page.page_index] = statement
         by_page[page.page_index] = facts
+        before = (page, facts)
         scales.update(stated)
         if missing:
             unscaled.append(page)
     if scales and unscaled:
         usual = scales.most_common(1)[0][0]
         for page in unscaled:
-            by_page[page.page_index] = facts_from_page(page, page.page_id or 0, usual)
+            index = page.page_index
+            by_page[index] = _read_page(page, page.page_id or 0, usual, carried.get(index))[0]
     return [fact for page in ordered for fact in by_page[page.page_index]]
+
+
+#: A statement's first and last lines, as concepts: a page that read the first and not the
+#: last stopped mid-statement (a cash-flow statement before its financing section).
+_OPENS = {"cash_flow": {"cfo", "cfi"}, "balance": {"total_assets", "current_assets"},
+          "income": {"revenue"}}  # fmt: skip
+_CLOSES = {"cash_flow": {"cff"}, "balance": {"total_liabilities_and_equity", "equity"},
+           "income": {"net_income", "basic_eps", "diluted_eps"}}  # fmt: skip
+
+
+def continued_statement(before: Page, facts_before: Sequence[Fact], page: Page) -> str | None:
+    """The statement ``page`` goes on with: the one the page before it stopped in the middle
+    of (it read the statement's first lines and not its last), when ``page`` names no
+    statement of its own and opens under a line of years. eBay's cash-flow statement runs
+    onto a second page that starts "Net cash used in continuing financing activities",
+    headed only by its years. None otherwise: a note's table after a finished statement is
+    not the statement's (and a page read so is kept only where it reads the statement's
+    last lines: :func:`document_facts`)."""
+    if page.page_index != before.page_index + 1 or not facts_before:
+        return None
+    if segments(page.text) or _supplemental(page.text):
+        return None  # a heading of its own, or a schedule the statements do not hold
+    statement = facts_before[-1].statement
+    read = {f.concept for f in facts_before if f.statement == statement}
+    if not (read & _OPENS.get(statement, set())) or read & _CLOSES.get(statement, set()):
+        return None
+    lines = [line.strip() for line in page.text.split("\n") if line.strip()][:_HEAD_LINES]
+    return statement if any(year_line(line) for line in lines) else None

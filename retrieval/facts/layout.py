@@ -87,7 +87,8 @@ def _line_values(line: str) -> list[Value] | None:
     return values
 
 
-def _year_line(line: str) -> list[int] | None:
+def year_line(line: str) -> list[int] | None:
+    """The years a line holds and nothing else (``2022 2021 2020``), or None."""
     tokens = line.split()
     if tokens and all(_YEAR.match(t) for t in tokens):
         return [int(t) for t in tokens]
@@ -103,10 +104,15 @@ def _label(texts: list[str]) -> tuple[str, list[str]]:
     return " ".join(parts), rest
 
 
-def segments(text: str) -> list[Segment]:
-    """The statement tables on a page, in order; empty when no statement heading is found."""
+def segments(text: str, carried: str | None = None) -> list[Segment]:
+    """The statement tables on a page, in order; empty when no statement heading is found.
+    ``carried`` is the statement the page before ended in: a page that goes on with it
+    under no heading of its own reads as that statement until a heading says otherwise."""
     found: list[Segment] = []
     current: Segment | None = None
+    if carried is not None:
+        current = Segment(carried)
+        found.append(current)
     texts: list[str] = []  # text lines since the last row
     values: list[Value] = []
     section = ""
@@ -137,7 +143,7 @@ def segments(text: str) -> list[Segment]:
             continue
         if current is None:
             continue
-        years = _year_line(line)
+        years = year_line(line)
         if years is not None:
             flush()
             if current.rows:  # a new header under the same heading: a new table
