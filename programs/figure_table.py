@@ -17,7 +17,7 @@ from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
 from programs.figures import lower_first
-from programs.verdicts import Point, trend_verdict
+from programs.verdicts import Point, steadiness_verdict, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
@@ -215,17 +215,26 @@ def trend_verdicts(
     sectors: dict[str, str] | None = None,
 ) -> list[str]:
     """Code's answer to a yes/no question on whether a figure improved, rose or fell
-    (:func:`programs.verdicts.trend_verdict`), from its first to its last period, cited."""
+    (:func:`programs.verdicts.trend_verdict`), from its first to its last period, or stayed
+    within a band each year (:func:`programs.verdicts.steadiness_verdict`), cited."""
     lines = []
     for ticker, figures in _series(slices, numbers):
         first, last = figures[0], figures[-1]
+        label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
+        if "%" in last.text and (
+            steady := steadiness_verdict(
+                question, last.title, [(f.period, percent_points(f), f.text) for f in figures]
+            )
+        ):
+            markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
+            lines.append(f"{label}{steady}{render_marker(markers)}.")
+            continue
         points = [Point(f.text, f.period, f.value) for f in (first, last)]
         sector = (sectors or {}).get(ticker, "")
         verdict = trend_verdict(question, last.title, *points, sector=sector)
         if verdict and len(figures) == 2 and first.value != last.value:
             verdict += f", {change(first, last)}"  # the change line would repeat the figures
         if verdict:
-            label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
             lines.append(f"{label}{verdict}{_pair_markers(first, last, numbers)}.")
     return lines
 

@@ -10,8 +10,8 @@ A slice gets one *figure probe* (its question is written here, so the probe loop
 from the model's probes and answer it without a model call). Its answer is one sentence with
 the figure and a citation to every input's page; the same :class:`Figure` fills the report's
 comparison table and its formula note, so the table is code's, not the model's. A metric
-that does not apply to a financial company (a bank's gross margin) gets code's answer that
-it does not, beside the revenue its statements report (:mod:`programs.inapplicable`).
+that does not apply (a bank's gross margin, a software company's inventory turnover) gets
+code's answer that it does not, beside its revenue (:mod:`programs.inapplicable`).
 """
 
 from __future__ import annotations
@@ -29,14 +29,10 @@ from calculator.evaluation import calculate
 from calculator.expressions import Reference, parse_formula, references
 from calculator.phrases import compiled
 from calculator.result import Calculation
-from citations.markup import (
-    MARKER_RE,
-    CitedAnswer,
-    ReferenceList,
-    render_marker,
-)
+from citations.markup import MARKER_RE, CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period, read_periods
+from programs.absent_items import absent_verdict
 from programs.comparisons import (
     choice_answer,
     cover_answer,
@@ -46,7 +42,7 @@ from programs.comparisons import (
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
-from programs.inapplicable import inapplicable_verdict, lacking_at_financials
+from programs.inapplicable import inapplicable_probe, inapplicable_verdict, why_inapplicable
 from programs.part_tables import PageSearch, PartTable, PartTables, part_answer, part_probe
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
@@ -231,11 +227,8 @@ class Figures:
             return part_probe(table, ref)
         computed = self.compute(question, ref)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
-            title, _, _ = inapplicable
-            return Probe(
-                probe_title=f"{title} (does not apply)",
-                probe_question=f"Does {lower_first(title)} apply in {slice_period(ref).label}?",
-            )
+            title, verdict, _ = inapplicable
+            return inapplicable_probe(title, verdict, slice_period(ref).label)
         if computed is None and (covered := self.cover(question, ref)):
             source, use = (c.calculation for c in covered)
             return Probe(
@@ -261,14 +254,18 @@ class Figures:
 
     def inapplicable(self, question: str, ref: SliceRef) -> tuple[str, str, Computed] | None:
         """(the metric's title, code's verdict that it does not apply, the revenue reported
-        instead) when the question's metric does not apply to the company: a financial
-        company's statements lack what it is built on (:mod:`programs.inapplicable`)."""
+        instead) when the company's statements lack what the metric is built on
+        (:mod:`programs.inapplicable`); or (the item's title, code's "No", the financing
+        total) when they print no such payment (:mod:`programs.absent_items`)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = asked_period(question, ref)
         choice = _choice(question, period)
         concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
-        lacking = lacking_at_financials(concepts, self.sector(ref.ticker))
+        if choice and (none := absent_verdict(question, choice, self.facts(ref), period.label)):
+            financing = self._concept("cash flow from financing activities", ref, period)
+            return (choice.title, none, financing) if financing else None
+        lacking = why_inapplicable(concepts, self.sector(ref.ticker), self.facts(ref))
         revenue = self._concept("revenue", ref, period) if lacking else None
         if choice is None or lacking is None or revenue is None:
             return None
@@ -369,13 +366,13 @@ class Figures:
     def year_ago(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
         """The year before's figure as this slice's filing prints it beside its own, when the
         question compares with that year and the year-ago slice cannot give it (the grid
-        lacks the cell, or its statements do not hold the figure). Asked "How did American
-        Express's revenue in FY2022 compare with the prior year?", the plan could only say
-        FY2021 is not in the grid, though the FY2022 10-K prints FY2021's revenue beside
-        FY2022's: both figures, and code's change between them, are the answer."""
+        lacks the cell, or its statements do not hold the figure). Asked "How did AmEx's
+        revenue in FY2022 compare with the prior year?", the plan could only say FY2021 is
+        not in the grid, though the FY2022 10-K prints FY2021's revenue beside FY2022's."""
         computed = self.compute(question, ref)
         asked = read_periods(question)
-        compares = asked.trend or ref.fy - 1 in asked.fiscal_years
+        years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
+        compares = ref.fy - 1 in years or (asked.trend and len(years) < 2)
         if computed is None or asked.sequential or not compares:
             return None
         if any(r.period.absolute or r.period.offset for r in _inputs(computed.choice)):

@@ -1,4 +1,4 @@
-"""A metric that does not apply to a financial company is said not to, beside its revenue.
+"""A metric that does not apply to a company is said not to, beside its revenue.
 
 Asked "What was JPMorgan's gross margin in FY2022?", the calculator found no cost of sales in
 JPMorgan's statements, a probe searched the filing, and the 1.5B model wrote "JPMorgan's
@@ -11,11 +11,23 @@ metric is built on, code answers that the metric does not apply, and why, beside
 revenue its income statement does report, both cited to that statement's page. Where the
 statements do hold the inputs (a payments company with a classified balance sheet), the
 metric is computed as for any company.
+
+The same holds outside financials for what a business does not hold at all. Asked how many
+times Salesforce sold its inventory in FY2023, the model wrote "1,035 times"; Salesforce
+sells subscriptions and its balance sheet has no inventory line. When the statements read
+for the slice print no inventory anywhere (no balance-sheet line, no cash-flow change in
+inventories: a row so labelled counts even where the facts left its concept unnamed),
+inventory turnover and days of inventory are said not to apply. A company whose
+inventories the facts merely missed still prints the word, so it is not told it has none.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+from retrieval.facts.model import Fact
+from signatures.probes import Probe
 
 #: What a financial company's statements lack, by the calculator concept a metric reads.
 _LACKING_AT_FINANCIALS = {
@@ -29,21 +41,56 @@ _LACKING_AT_FINANCIALS = {
 }
 
 
+_INVENTORY_ROW = re.compile(r"inventor(?:y|ies)", re.IGNORECASE)
+
+
 def lacking_at_financials(concepts: Iterable[str], sector: str) -> str | None:
-    """What a financial company's statements do not report among ``concepts`` (the inputs of
-    the metric asked), in words ("no cost of sales"); None outside financials, or when the
-    metric reads nothing such a company lacks."""
+    """Why a financial company's statements cannot give the metric whose inputs are
+    ``concepts`` ("a financial company reports no cost of sales"); None outside financials,
+    or when the metric reads nothing such a company lacks."""
     if sector.strip().lower() != "financials":
         return None
     read = set(concepts)  # in the table's order, not the caller's: the words are stable
     lacking = dict.fromkeys(words for c, words in _LACKING_AT_FINANCIALS.items() if c in read)
-    return " and ".join(lacking) or None
+    return f"a financial company reports {' and '.join(lacking)}" if lacking else None
 
 
-def inapplicable_verdict(title: str, ticker: str, lacking: str) -> str:
+def lacking_inventory(concepts: Iterable[str], facts: Iterable[Fact]) -> str | None:
+    """Why an inventory metric does not apply ("its statements carry no inventory") when
+    ``concepts`` read inventory and ``facts`` (one slice's statements) include a balance
+    sheet and no row anywhere names inventories; None otherwise."""
+    if "inventory" not in set(concepts):
+        return None
+    facts = list(facts)
+    if not any(f.statement == "balance" for f in facts):
+        return None  # no balance sheet read: a gap in the facts, not a business trait
+    if any(f.concept == "inventory" or _INVENTORY_ROW.search(f.label) for f in facts):
+        return None
+    return "its statements carry no inventory"
+
+
+def why_inapplicable(concepts: Iterable[str], sector: str, facts: Iterable[Fact]) -> str | None:
+    """Why the metric whose inputs are ``concepts`` does not apply to the company whose
+    sector and slice facts are given (either reason above); None when it applies."""
+    concepts = set(concepts)
+    return lacking_at_financials(concepts, sector) or lacking_inventory(concepts, facts)
+
+
+def inapplicable_verdict(title: str, ticker: str, reason: str) -> str:
     """``Gross margin does not apply to JPM: a financial company reports no cost of sales;
     its revenue is read instead`` (no citation marks)."""
-    return (
-        f"{title} does not apply to {ticker}: a financial company reports {lacking}; "
-        "its revenue is read instead"
+    return f"{title} does not apply to {ticker}: {reason}; its revenue is read instead"
+
+
+def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
+    """The probe code closes with such a verdict: ``Gross margin (does not apply)``, or, for
+    a payment the statements do not print (:mod:`programs.absent_items`), ``Dividends paid
+    (none)``."""
+    name = title[:1].lower() + title[1:]
+    if verdict.startswith("No:"):
+        return Probe(
+            probe_title=f"{title} (none)", probe_question=f"Were any {name} reported in {period}?"
+        )
+    return Probe(
+        probe_title=f"{title} (does not apply)", probe_question=f"Does {name} apply in {period}?"
     )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from calculator.choice import single_item
 from domain.period_patterns import (
@@ -275,18 +276,66 @@ def _without_periods(question: str) -> str:
     return question
 
 
+def asks_presence(question: str, formula: str) -> bool:
+    """Whether ``question`` asks yes or no on whether the company pays, holds or spends the
+    item ``formula`` at all: not a comparison, a threshold, a direction or health, and not
+    an item that may be signed."""
+    if single_item(formula) not in PRESENCE_FORMULAS or not is_yes_no_question(question):
+        return False
+    if not _PRESENCE.search(question) or _COMPARING.search(question):
+        return False
+    if any(p.search(question) for p in (RISES, FALLS, _BETTER, _WORSE, _HEALTH, _INVERTED)):
+        return False
+    return not _THRESHOLD.search(_without_periods(question))  # "dividends above $1"
+
+
 def presence_verdict(
     question: str, formula: str, title: str, value: float, text: str
 ) -> str | None:
     """``Yes: dividends paid came to $4.05 million`` for a yes/no question on whether the
-    company pays, holds or spends the item ``formula`` at all; None when the question asks a
-    comparison, a threshold, a direction or health, or the item may be signed."""
-    if single_item(formula) not in PRESENCE_FORMULAS or not is_yes_no_question(question):
+    company pays, holds or spends the item ``formula`` at all (:func:`asks_presence`)."""
+    if not asks_presence(question, formula):
         return None
-    if not _PRESENCE.search(question) or _COMPARING.search(question):
-        return None
-    if any(p.search(question) for p in (RISES, FALLS, _BETTER, _WORSE, _HEALTH, _INVERTED)):
-        return None
-    if _THRESHOLD.search(_without_periods(question)):
-        return None  # a threshold ("dividends above $1 per share")
     return f"{'Yes' if value else 'No'}: {title.lower()} came to {text}"
+
+
+#: "historically consistent", "stable", "steady"; "fluctuating", "volatile" ask the other way.
+_STEADY = re.compile(r"\b(?:consistent\w*|stable|stability|steady|steadi\w*)\b", re.IGNORECASE)
+_SWINGS = re.compile(r"\b(?:fluctuat\w*|volatil\w*|swing\w*)\b", re.IGNORECASE)
+#: The band a question sets: "not fluctuating more than roughly 2% each year".
+_BAND = re.compile(
+    r"\b(?:more\s+than|over|beyond|within|exceed\w*|above|by)\s+"
+    r"(?:roughly\s+|about\s+|around\s+|approximately\s+)?(\d+(?:\.\d+)?)\s*"
+    r"(?:%|percent(?:age)?(?:\s+points?)?|pp\b|points?\b)",
+    re.IGNORECASE,
+)
+
+
+def steadiness_verdict(
+    question: str, title: str, points: list[tuple[str, float, str]]
+) -> str | None:
+    """``Yes: the gross margin moved by at most 0.9 percentage points a year (38.5% in
+    FY2020, 39.0% in FY2021, 39.4% in FY2022)`` for a yes/no question on whether a
+    percentage stayed within the band the question sets ("consistent, not fluctuating more
+    than roughly 2% each year"); asked only whether it fluctuated, the answer turns. Each
+    point is (period, percentage points as printed, text), oldest first. None without a
+    band, two periods or a yes/no question: "consistent" alone is the analyst's call."""
+    steady, swings = _STEADY.search(question), _SWINGS.search(question)
+    band = _BAND.search(question)
+    if not (steady or swings) or band is None or len(points) < 2:
+        return None
+    if not is_yes_no_question(question):
+        return None
+    moves = [(abs(b[1] - a[1]), a[0], b[0]) for a, b in pairwise(points)]
+    largest, since, until = max(moves)
+    within = largest <= float(band.group(1)) + 0.05  # as printed, to one decimal
+    answer = "Yes" if within == bool(steady) else "No"
+    series = ", ".join(f"{text} in {period}" for period, _, text in points)
+    name = title[:1].lower() + title[1:]
+    if within:
+        moved = f"moved by at most {largest:.1f} percentage points a year"
+        return f"{answer}: the {name} {moved} ({series})"
+    return (
+        f"{answer}: the {name} moved by {largest:.1f} percentage points from {since} to "
+        f"{until} ({series})"
+    )

@@ -317,6 +317,60 @@ def test_code_saying_a_metric_does_not_apply_answers_the_caveat_asking_so(search
     assert [p.probe_title for p in probes] == ["Gross margin (does not apply)"]
 
 
+SOFT_2023 = SliceRef(ticker="SOFT", fy=2023, fq=4)
+
+
+def _software_facts(inventory_row: str | None = None, balance: bool = True) -> list[Fact]:
+    """A software company's FY2023 statements: revenue and its cost, a classified balance
+    sheet with no inventory line unless ``inventory_row`` labels one (its concept unnamed,
+    as the facts leave a label they do not know)."""
+    page = dict(uid="abcdef012347", page_id=9, doc_name="SOFT_2023_10K",
+                doc_label="SOFT 10-K FY2023", page_index=60, ticker="SOFT", fy=2023, fq=None,
+                column="2023", unit="USD")  # fmt: skip
+    facts = [
+        Fact(label="Total revenues", concept="revenue", value=31_352e6, statement="income",
+             duration="year", **page),
+        Fact(label="Cost of revenues", concept="cost_of_revenue", value=8_360e6,
+             statement="income", duration="year", **page),
+    ]  # fmt: skip
+    if balance:
+        facts.append(Fact(label="Total current assets", concept="current_assets", value=25e9,
+                          statement="balance", duration="instant", **page))  # fmt: skip
+    if inventory_row:
+        facts.append(Fact(label=inventory_row, concept=None, value=1_200e6,
+                          statement="balance", duration="instant", **page))  # fmt: skip
+    return facts
+
+
+def test_inventory_turnover_does_not_apply_where_no_statement_carries_inventory():
+    figures = Figures(lambda ref: _software_facts(), sectors={"SOFT": "Information Technology"})
+    question = "Roughly how many times has SOFT sold its inventory in FY2023?"
+    probe = figures.probe(question, SOFT_2023)
+    assert probe is not None and probe.probe_title == "Inventory turnover (does not apply)"
+    answer, _ = figures.answer(question, SOFT_2023)
+    opening, revenue = answer.body.split("¹. ", 1)
+    assert opening.startswith(
+        "Inventory turnover does not apply to SOFT: its statements carry no inventory"
+    )
+    assert revenue == "Revenue (total revenues) in FY2023 was $31,352 million¹."
+    # a metric that reads no inventory is computed as for any company
+    answer, _ = figures.answer("What was SOFT's gross margin in FY2023?", SOFT_2023)
+    assert "does not apply" not in answer.body
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        _software_facts(inventory_row="Inventories, net of reserves - $146 and $127 (Note 5)"),
+        _software_facts(balance=False),  # no balance sheet read: a gap, not a business trait
+    ],
+)
+def test_inventory_is_not_said_missing_where_a_row_prints_it_or_no_balance_sheet_was_read(facts):
+    figures = Figures(lambda ref: facts)
+    question = "What was SOFT's inventory turnover in FY2023?"
+    assert figures.inapplicable(question, SOFT_2023) is None
+
+
 def test_the_first_half_is_the_year_to_date_column_of_the_q2_filing():
     row = dict(uid="abcdef012346", page_id=8, doc_name="SHOP_2023_Q2_10Q",
                doc_label="SHOP 10-Q FY2023 Q2", page_index=4, ticker="SHOP", statement="income",
@@ -349,3 +403,49 @@ def test_the_year_before_is_read_from_the_filing_when_its_own_cell_cannot_give_i
     assert figures.year_ago(compared.replace("FY2018", "FY2019"), mmm_2019) is None
     assert figures.year_ago("What was 3M's capital expenditure in FY2018?", MMM_2018) is None
     assert figures.year_ago("What was 3M's revenue growth in FY2018?", MMM_2018) is None
+    # nor when the question names the years it compares, FY2017 not among them
+    between = "How much has 3M's capital expenditure changed between FY2018 and FY2019?"
+    assert figures.year_ago(between, MMM_2018) is None
+    assert figures.year_ago(between.replace("FY2019", "FY2017"), MMM_2018) is not None
+
+
+def _with_cash_flow(*rows: tuple[str, str | None, float]) -> list[Fact]:
+    page = dict(uid="abcdef012348", page_id=10, doc_name="SOFT_2023_10K",
+                doc_label="SOFT 10-K FY2023", page_index=62, ticker="SOFT", fy=2023, fq=None,
+                column="2023", unit="USD", statement="cash_flow", duration="year")  # fmt: skip
+    flows = [
+        Fact(label=label, concept=concept, value=value, **page) for label, concept, value in rows
+    ]
+    return _software_facts() + flows
+
+
+@pytest.mark.parametrize(
+    ("rows", "answered"),
+    [
+        ([("Net cash used in financing activities", "cff", -3_562e6)], True),
+        # a row the vocabulary does not know still names the item: code says nothing
+        (
+            [
+                ("Cash dividends declared and paid", None, -100e6),
+                ("Net cash used in financing activities", "cff", -3_562e6),
+            ],
+            False,
+        ),
+        # the financing section was not read: a gap in the facts, not an absence
+        ([("Net cash provided by operating activities", "cfo", 7_111e6)], False),
+    ],
+)
+def test_a_payment_the_cash_flow_statement_does_not_print_is_answered_no(rows, answered):
+    figures = Figures(lambda ref: _with_cash_flow(*rows))
+    question = "Has SOFT paid dividends to common shareholders in FY2023?"
+    found = figures.answer(question, SOFT_2023)
+    if not answered:
+        assert found is None or "reports no dividends" not in found[0].body
+        return
+    probe = figures.probe(question, SOFT_2023)
+    assert probe is not None and probe.probe_title == "Dividends paid (none)"
+    answer, figure = found
+    assert answer.body.startswith("No: the FY2023 cash-flow statement reports no dividends paid¹.")
+    assert "in FY2023 was -$3,562 million¹" in answer.body and figure.uids == ["abcdef012348"]
+    # asked how much, not whether: no verdict is code's to give
+    assert figures.answer("What were SOFT's dividends paid in FY2023?", SOFT_2023) is None

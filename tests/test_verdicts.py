@@ -221,3 +221,52 @@ def test_a_comparison_or_threshold_never_gets_a_presence_verdict(word, formula):
 def test_a_period_in_any_form_is_no_threshold(period):
     question = f"Did Acme pay dividends in {period}?"
     assert presence_verdict(question, "abs(dividends_paid)", "Dividends paid", 1e6, "$1 million")
+
+
+@pytest.mark.parametrize(
+    ("question", "margins", "opening"),
+    [
+        (
+            "Are AAA's gross margins historically consistent (not fluctuating more than "
+            "roughly 2% each year)?",
+            [38.5, 39.0, 39.4],
+            "Yes: the gross margin moved by at most 0.5 percentage points a year",
+        ),
+        (
+            "Are AAA's gross margins historically consistent (not fluctuating more than "
+            "roughly 2% each year)?",
+            [38.5, 42.0, 41.4],
+            "No: the gross margin moved by 3.5 percentage points from FY2020 to FY2021",
+        ),
+        (
+            "Did AAA's gross margin fluctuate by more than 2% a year?",
+            [38.5, 42.0, 41.4],
+            "Yes: the gross margin moved by 3.5 percentage points from FY2020 to FY2021",
+        ),
+    ],
+)
+def test_a_margin_held_within_the_band_asked_is_settled_by_its_yearly_moves(
+    question, margins, opening
+):
+    from programs.verdicts import steadiness_verdict
+
+    points = [(f"FY{2020 + i}", m, f"{m:.1f}%") for i, m in enumerate(margins)]
+    verdict = steadiness_verdict(question, "Gross margin", points)
+    assert verdict is not None and verdict.startswith(opening)
+    assert verdict.endswith(
+        ", ".join(f"{m:.1f}% in FY{2020 + i}" for i, m in enumerate(margins)) + ")"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Are AAA's gross margins historically consistent?",  # no band: the analyst's call
+        "What was AAA's gross margin, within 2% of its peers?",  # no yes/no, no steadiness
+    ],
+)
+def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
+    from programs.verdicts import steadiness_verdict
+
+    points = [("FY2020", 38.5, "38.5%"), ("FY2021", 39.0, "39.0%")]
+    assert steadiness_verdict(question, "Gross margin", points) is None
