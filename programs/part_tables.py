@@ -72,6 +72,13 @@ _DECLINED = re.compile(
     r"\b(?:declin\w*|shr[aiu]nk\w*|fell|fall\w*|decreas\w*|drag\w*|drop\w*|contract\w*)\b", re.I
 )
 _GROWTH = re.compile(r"\bgr[eo]w(?:th|s|ing)?\b", re.I)
+#: "What are the major products and services Apple sells?": its offerings are the parts,
+#: listed by the revenue each brings (a question naming a measure is read as that measure).
+_OFFERINGS = re.compile(
+    r"\b(?:products?|services?|offerings?)\b[^?.]*?\b(?:sells?|sold|offers?|provides?|makes?)\b"
+    r"|\bwhat\s+(?:does|do|did)\b[^?.]*?\b(?:sell|offer)\b",
+    re.I,
+)
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 #: Rows that reconcile the parts to the total rather than being a part of the business.
 _ADJUSTMENT = re.compile(
@@ -84,7 +91,7 @@ _FOOTNOTE_MARKS = re.compile(r"(?:\s*\((?:\d+|[a-z])\))+\s*$")
 class PartAsk:
     """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest`` (by
     size), ``fastest``, ``slowest`` (by change), ``above`` (a share ``threshold``, in %),
-    ``declined`` or ``listed``."""
+    ``declined``, ``listed`` or ``offered`` (what the company sells)."""
 
     kind: str
     measure: str  # "revenue", "operating income", "net income"
@@ -95,9 +102,13 @@ class PartAsk:
 def read_part_ask(question: str) -> PartAsk | None:
     """The question's ask of the company's parts, or None when it names no part, no measure
     a breakdown table splits, or a measure the company adjusts itself."""
-    if not (_PART_NOUN.search(question) or PART_RE.search(question)) or asks_adjusted(question):
+    if asks_adjusted(question):
         return None  # an organic or ex-M&A change is not the table's reported one
     measure = next((name for pattern, name in _MEASURES if pattern.search(question)), None)
+    if measure is None and _OFFERINGS.search(question):
+        return PartAsk("offered", "revenue")
+    if not (_PART_NOUN.search(question) or PART_RE.search(question)):
+        return None
     if measure is None and _GROWTH.search(question):
         measure = "revenue"  # "which segment dragged down growth": a company grows by sales
     if measure is None:
@@ -162,7 +173,9 @@ class PartTables:
         # finds the discussion first, and the table may sit on another page ("Net revenues
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
-        kinds = _GEOGRAPHIC_TITLES if places_asked else ("segment",)
+        offered = ask.kind == "offered"
+        kinds = ("segment",)
+        kinds = _GEOGRAPHIC_TITLES if places_asked else _OFFERING_TITLES if offered else kinds
         hits = list(self._search(question, ref))
         for kind in kinds:
             hits += self._search(f"{ask.measure} by {kind}", ref)
@@ -172,6 +185,7 @@ class PartTables:
             for hit in pages
             if (breakdown := find_breakdown(hit.text, total.value, prior_total))
             and (_places(breakdown) or not places_asked)  # places asked, places read
+            and not (offered and _places(breakdown))  # what it sells is not where
         ]
         if not found:
             return None
@@ -182,8 +196,9 @@ class PartTables:
         return PartTable(ask, breakdown, page, total, kept)
 
 
-#: How filings title a table of revenue by place.
+#: How filings title a table of revenue by place, and of revenue by what is sold.
 _GEOGRAPHIC_TITLES = ("geographic area", "geography region country")
+_OFFERING_TITLES = ("product category", "products and services", "segment")
 #: The words that say which kind of parts a table lists ("net sales by category", "by
 #: reportable segment", "geographic information").
 _KIND_WORDS = re.compile(
@@ -220,11 +235,15 @@ def _places(breakdown: Breakdown) -> bool:
     return 2 * len(places) >= len(labels)
 
 
+def _kinds(text: str) -> set[str]:
+    """The kinds of part ``text`` names; a category is a product ("net sales by category")."""
+    return {"product" if k == "categor" else k for k in map(str.lower, _KIND_WORDS.findall(text))}
+
+
 def _geographic(question: str) -> bool:
     """Whether the question asks about places (a region, a country, "international")."""
-    kinds = {m.lower() for m in _KIND_WORDS.findall(question)}
     named = PART_RE.search(_PART_NOUN.sub(" ", question))
-    return bool(named or kinds & {"geograph", "region", "countr"})
+    return bool(named or _kinds(question) & {"geograph", "region", "countr"})
 
 
 def fit(question: str, text: str, breakdown: Breakdown) -> int:
@@ -232,8 +251,8 @@ def fit(question: str, text: str, breakdown: Breakdown) -> int:
     that the table's heading names too, geographic rows for a geographic question, each
     part the question names itself; a primary statement's own split (products and
     services on the income statement) is the last choice."""
-    asked = {m.lower() for m in _KIND_WORDS.findall(question)}
-    score = 2 * len(asked & {m.lower() for m in _KIND_WORDS.findall(breakdown.heading)})
+    asked = _kinds(question)
+    score = 2 * len(asked & _kinds(breakdown.heading))
     if _geographic(question) and _places(breakdown):
         score += 2
     words = _words(question)
@@ -316,6 +335,10 @@ def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:
     parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
     if not parts:
         return "", None
+    if ask.kind == "offered":
+        ranked = sorted(parts, key=lambda p: -p.value)
+        named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in ranked)
+        return f"What it sells, by share of {ask.measure}: {named}", None
     if ask.kind in ("highest", "lowest"):
         pick = max if ask.kind == "highest" else min
         part = pick(parts, key=lambda p: p.value)

@@ -65,6 +65,8 @@ def figures():
         ("How did US sales growth compare with international?", "listed", "revenue"),
         ("Which region had the worst topline performance in 2022?", "slowest", "revenue"),
         ("Which product category grew fastest in FY2021?", "fastest", "revenue"),
+        ("What are the major products and services that PLANE sells?", "offered", "revenue"),
+        ("What does PLANE sell as of FY2022?", "offered", "revenue"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
@@ -168,3 +170,16 @@ def test_a_question_about_places_reads_a_table_of_places_only():
     assert "United Kingdom $16,608 million" in answer.body and "Airplanes" not in answer.body
     only_segments = Figures(_facts, pages=lambda query, ref: [SEGMENTS])
     assert only_segments.part_table(question, PLANE_2022) is None
+
+
+def test_what_a_company_sells_is_its_offerings_by_share_never_its_places():
+    question = "What are the major products and services that PLANE sells as of FY2022?"
+    figures = Figures(_facts, pages=lambda query, ref: [COUNTRIES, SEGMENTS])
+    answer, figure = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(
+        "What it sells, by share of revenue: Commercial Airplanes (38.8%), Defense, Space & "
+        "Security (34.8%), Global Services (26.4%)"
+    )
+    assert "United Kingdom" not in answer.body and figure.title == "revenue"
+    only_places = Figures(_facts, pages=lambda query, ref: [COUNTRIES])
+    assert only_places.part_table(question, PLANE_2022) is None
