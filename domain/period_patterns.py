@@ -220,6 +220,14 @@ TREND_RE = re.compile(
 )
 
 
+#: "historically consistent", "its historical trend": a run of years, the three a 10-K's
+#: income statement prints when the question gives no count.
+HISTORICAL_RE = re.compile(
+    r"\bhistorically\b|\bhistorical\s+(?:trend|performance|record|pattern|average)s?\b",
+    re.IGNORECASE,
+)
+HISTORY_YEARS = 3
+
 RECENT_YEARS_RE = re.compile(
     r"\b(?:last|past|previous|prior|recent|latest|over)\s+(?:\w+\s+){0,2}(?:fiscal\s+)?years\b",
     re.IGNORECASE,

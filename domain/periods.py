@@ -26,7 +26,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   twelve months (``TTM``, ``LTM``, ``the last 12 months``): :attr:`Periods.trailing`;
 - ranges (``FY2019-FY2021``, ``2019 through 2021``, ``between 2019 and 2021``),
   ``since 2019``, ``the prior year``, ``past three years``, ``the two most recent fiscal
-  years``, ``the last couple of years``;
+  years``, ``the last couple of years``; ``historically`` with no count: three years (those
+  a 10-K's income statement prints), ending in the year named, or the latest;
 - ``as of FY2022``: the vantage point; a later year the question names ("as of FY2021,
   what will it pay in 2024") is content read from that filing, not a period to research;
 - trend words (``improving``, ``grew``, ``declined``, ``changed``, ``expanded``, ``rose``,
@@ -60,6 +61,8 @@ from domain.period_patterns import (
     FY_WHOLE,
     FY_WRITTEN_RE,
     HALF_WITH_YEAR_RE,
+    HISTORICAL_RE,
+    HISTORY_YEARS,
     LAST_N_QUARTERS_RE,
     LAST_N_RE,
     LATEST_QUARTER_RE,
@@ -401,6 +404,13 @@ def read_periods(text: str) -> Periods:
     found.fiscal_quarters = sorted(quarters)
     if m := LAST_N_RE.search(rest):
         found.last_n_years = _count(m.group(1) or m.group(2))
+    elif HISTORICAL_RE.search(rest) and not quarters and len(found.fiscal_years) <= 1:
+        # "historically, as of FY2022": that year and the two before it, as its 10-K prints
+        last = found.fiscal_years[-1] if found.fiscal_years else None
+        if last is None:
+            found.last_n_years = HISTORY_YEARS
+        else:
+            found.fiscal_years = list(range(last - HISTORY_YEARS + 1, last + 1))
     if m := LAST_N_QUARTERS_RE.search(rest):
         found.last_n_quarters = _count(m.group(1) or m.group(2))
     elif not quarters and not SEQUENTIAL_RE.search(text) and LATEST_QUARTER_RE.search(rest):

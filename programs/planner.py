@@ -28,9 +28,9 @@ from programs.planning_facets import (
 from programs.planning_rules import (
     SlicePlan,
     companies_text,
-    names_no_period,
     nearest_cells_text,
     plan_slices,
+    takes_context_period,
     with_context_period,
 )
 from programs.question import clean_question, question_too_long
@@ -205,7 +205,7 @@ class SlicePlanner(dspy.Module):
             tickers = [self._context_company(company, index, grid)]
             context = [f"{tickers[0]}: the question names no company; read as the run's company"]
         facets = facets.model_copy(update={"tickers": list(dict.fromkeys(tickers))})
-        if period and names_no_period(facets):
+        if period and takes_context_period(facets):
             try:
                 facets, line = with_context_period(facets, period)
             except ValueError as exc:

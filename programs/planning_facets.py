@@ -157,13 +157,15 @@ def grounded(llm: Facets, question: str) -> Facets:
     words = {w.lower() for w in re.findall(r"[A-Za-z0-9&.$]+", question)}
     squashed = _squash(question)
     tickers = [t for t in llm.tickers if t.strip().lstrip("$").lower() in words]
+    # A word of the name counts as a whole word: "healthy" does not name CVS Health.
+    name_words = {w.lower() for w in re.findall(r"[A-Za-z0-9&]+", question)}
     equities = [
         e
         for e in llm.equities
         if len(e) <= 60
         and (
             (_squash(e) and _squash(e) in squashed)
-            or any(_squash(w) in squashed for w in re.findall(r"[A-Za-z0-9&]{3,}", e))
+            or any(w.lower() in name_words for w in re.findall(r"[A-Za-z0-9&]{3,}", e))
         )
     ]
     granularity = llm.granularity

@@ -81,18 +81,31 @@ class SlicePlan:
 MAX_STAND_IN_DISTANCE = 8
 
 
+def takes_context_period(facets: Facets) -> bool:
+    """Whether the run's period places the question: it names no period, or only a count of
+    years ("the past three years", "historically"), which then ends in the run's year."""
+    counts_only = names_no_period(facets.model_copy(update={"last_n_years": None}))
+    return names_no_period(facets) or bool(facets.last_n_years and counts_only)
+
+
 def with_context_period(facets: Facets, period: str) -> tuple[Facets, str]:
-    """A question that names no period, given the period of the filing it is asked of
-    ("FY2023 Q2", "FY2022"): the facets with that period, and the Scope line that says so.
-    FinanceBench asks each question of one filing; "What drove the change?" asked of
-    Amcor's Q2 FY2023 10-Q is about that quarter, not the latest filing. Raises
-    ``ValueError`` for a period that is not one fiscal year (and at most one quarter)."""
+    """A question placed by the period of the filing it is asked of ("FY2023 Q2", "FY2022";
+    :func:`takes_context_period`): the facets with that period, and the Scope line that says
+    so. FinanceBench asks each question of one filing; "What drove the change?" asked of
+    Amcor's Q2 FY2023 10-Q is about that quarter, not the latest filing, and "the past three
+    years" asked of a FY2022 10-K are FY2020-FY2022. Raises ``ValueError`` for a period that
+    is not one fiscal year (and at most one quarter)."""
     try:
         fy, fq = one_fiscal_period(period)
     except ValueError as exc:
         raise ValueError(f"the run's period {period!r} is {exc}") from None
-    quarters = [fq] if fq else []
     label = f"FY{fy}" + (f" Q{fq}" if fq else "")
+    if facets.last_n_years:
+        years = list(range(fy - facets.last_n_years + 1, fy + 1))
+        line = f"the {len(years)} years asked for end in the run's period, {label}"
+        update = {"fiscal_years": years, "fiscal_quarters": [], "last_n_years": None}
+        return facets.model_copy(update=update), line
+    quarters = [fq] if fq else []
     line = f"the question names no period; read as the run's period, {label}"
     return facets.model_copy(update={"fiscal_years": [fy], "fiscal_quarters": quarters}), line
 

@@ -243,6 +243,18 @@ def test_a_couple_of_years_is_two():
     assert read_periods("How did capex move over the last couple of years?").last_n_years == 2
 
 
+@given(st.integers(2005, 2030), st.sampled_from(["FY{y}", "fiscal {y}", "{y}"]))
+def test_historically_is_three_years_ending_in_the_year_named_or_the_latest(fy, form):
+    asked = f"Are the gross margins historically consistent as of {form.format(y=fy)}?"
+    assert read_periods(asked).fiscal_years == [fy - 2, fy - 1, fy]
+    alone = read_periods("Are the gross margins historically consistent?")
+    assert (alone.fiscal_years, alone.last_n_years) == ([], 3)
+    counted = read_periods("Historically, over the last five years, how did margins move?")
+    assert counted.last_n_years == 5  # a count the question gives wins
+    # "historical cost" is an accounting basis, not a run of years
+    assert read_periods(f"What was the historical cost of PP&E in FY{fy}?").fiscal_years == [fy]
+
+
 def test_as_of_names_the_vantage_point_not_the_years_read_from_it():
     found = read_periods("As of FY 2021, how much did Acme expect to pay its retirees in 2024?")
     assert found.fiscal_years == [2021]

@@ -661,6 +661,12 @@ def test_llm_facets_must_be_grounded_in_the_question():
     assert kept.granularity is None
     assert grounded(llm, "3M capex in each quarter of FY2022").granularity == "deep"
     assert grounded(Facets(tickers=["KO"]), "What did KO pay in dividends?").tickers == ["KO"]
+    # a word of the name counts whole: "healthy" names no "CVS Health"
+    healthy = "Does Apple have a reasonably healthy liquidity profile in FY2022?"
+    assert grounded(Facets(equities=["Apple", "CVS Health"]), healthy).equities == ["Apple"]
+    assert grounded(Facets(equities=["CVS Health"]), "CVS's health care costs").equities == [
+        "CVS Health"
+    ]
 
 
 def test_an_llm_count_of_years_the_question_does_not_ask_for_is_ignored(cells):
@@ -710,6 +716,22 @@ def test_a_question_naming_no_period_is_about_the_period_of_the_filing_it_is_ask
     assert trend.labels == ["MMM FY2018 Q4", "MMM FY2019 Q4"]  # and a trend adds the prior year
     with pytest.raises(PlanningError, match="not one fiscal year or quarter"):
         planner(question="What was 3M's capital expenditure?", period="FY2019-FY2021")
+
+
+def test_a_count_of_years_asked_of_a_filing_ends_in_its_period(cells):
+    planner = SlicePlanner(cells)
+    with dspy.context(lm=ScriptedLM()):
+        counted = planner(
+            question="How did 3M's capex move over the past two years?", period="FY2020"
+        )
+        historic = planner(
+            question="Are 3M's gross margins historically consistent?", period="FY2021"
+        )
+        alone = planner(question="Are 3M's gross margins historically consistent?")
+    assert counted.labels == ["MMM FY2019 Q4", "MMM FY2020 Q4"]
+    assert "the 2 years asked for end in the run's period, FY2020" in counted.scope
+    assert historic.labels == ["MMM FY2019 Q4", "MMM FY2020 Q4", "MMM FY2021 Q4"]
+    assert alone.labels == ["MMM FY2020 Q4", "MMM FY2021 Q4", "MMM FY2022 Q4"]  # the latest
 
 
 @given(st.integers(2000, 2030), st.sampled_from([None, 1, 2, 3, 4]))
