@@ -244,3 +244,18 @@ def without_empty_claims(body: str) -> str:
         filler = "–" if sentence.in_table else ""
         kept = kept[: sentence.start] + filler + kept[sentence.end :]
     return re.sub(r"\n{3,}", "\n\n", kept)
+
+
+def without_repeats(body: str) -> str:
+    """``body`` less each prose sentence that says again, word for word, what one before it
+    said (a composed answer that pasted one finding twice); table cells are left alone."""
+    seen: set[str] = set()
+    repeats = []
+    for sentence in split_sentences(body):
+        if sentence.in_table:
+            continue
+        words = " ".join(sentence.text.split())
+        if words in seen:
+            repeats.append(sentence)
+        seen.add(words)
+    return without_units(body, repeats) if repeats else body

@@ -37,6 +37,7 @@ from citations.markup import (
 from citations.sentences import (
     split_sentences,
     without_empty_claims,
+    without_repeats,
     without_units,
     without_units_and_followers,
 )
@@ -343,6 +344,8 @@ class ReportComposer(dspy.Module):
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
         _append_computed_figures(answer, slices, findings)
+        body = without_repeats(answer.prose.body)  # one finding pasted twice is said once
+        answer.prose = answer.prose.model_copy(update={"body": body})
         draft = self._layout(answer, slices, findings)
         checked = verify_answer(draft, retrieved_uids)
         report = _daggered(checked.answer, slices)

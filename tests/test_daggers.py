@@ -94,3 +94,14 @@ def test_a_claim_that_states_nothing_cites_nothing():
     assert without_empty_claims(body) == (
         "Sales grew 5%.¹ \n\n| Metric | A |\n| --- | --- |\n| Sales | – |"
     )
+
+
+def test_a_sentence_said_twice_is_said_once_and_table_cells_stay():
+    from citations.sentences import without_repeats
+
+    said = "Debt rose.¹ The rise was due to new notes.² The rise was due to new notes.²"
+    table = "\n\n| Metric | A | B |\n| --- | --- | --- |\n| Debt | $5¹ | $5¹ |"
+    assert without_repeats(said + table) == ("Debt rose.¹ The rise was due to new notes.² " + table)
+    assert without_repeats("Debt rose.¹ Debt rose in FY2023.¹") == (
+        "Debt rose.¹ Debt rose in FY2023.¹"
+    )
