@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 
 from citations.markup import CitedAnswer
+from citations.sentences import split_sentences
 from metrics.numbers import extract_numbers
 from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
+from retrieval.search.query import CAVEAT
 from signatures.reviewer import ReviewVerdict
 
 _YES = re.compile(r"(?:^|[.!?:]\s+|\n)\s*(?:\*\*)?yes\b", re.IGNORECASE)
@@ -75,11 +77,20 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
             f"{', '.join(sorted(named))} instead: answer for {measure}."
         )
     numbers = extract_numbers(body)
-    if len(asked) == 1 and numbers and not _ASKS_CAUSE.search(question):
+    # "If gross margin is not a useful metric, explain why" asks for no cause.
+    asks_cause = _ASKS_CAUSE.search(re.sub(CAVEAT, " ", question, flags=re.IGNORECASE))
+    if len(asked) == 1 and numbers and not asks_cause:
         # "Is growth in adjusted EPS expected to accelerate?" answered with "operational
-        # growth of 4.6% … 6.1%": figures of something the draft never names as asked.
+        # growth of 4.6% … 6.1%": figures of something the draft never names as asked;
+        # "an improving gross margin profile?" answered "Yes, … an improving gross margin
+        # profile. The operating margin increased from 18% to 26%": the question's words
+        # repeated, the figures another measure's.
         (measure,) = asked
-        if not mentions_measure(measure, body):
+        figured = [s.text for s in split_sentences(body) if extract_numbers(s.text)]
+        named_with_figures = set().union(*map(measures_named, figured))
+        if not mentions_measure(measure, body) or (
+            named_with_figures and measure not in named_with_figures
+        ):
             return (
                 f"The question asks about {measure}; the draft's figures are not "
                 f"{measure}'s: answer for {measure}, or say the pages do not state it."

@@ -68,6 +68,13 @@ def test_contradiction(body, contradicts):
         ("Is Acme's gross margin improving?", "Yes, revenue rose 8% to $5 billion¹.",
          "asks about gross profit; the draft's figures are not gross profit's"),
         ("Is Acme's gross margin improving?", "Yes, it is improving¹.", None),  # no figures
+        # the question's words repeated, the figures another measure's; a caveat asks no cause
+        ("Does Acme have an improving gross margin profile? If gross margin is not a useful "
+         "metric for a company like this, then state that and explain why.",
+         "Yes, Acme has an improving gross margin profile. Its operating margin rose from "
+         "18% to 26%¹.", "the draft's figures are not gross profit's"),
+        ("Does Acme have an improving gross margin profile?",
+         "Yes: its gross margin rose from 40% to 42%, as operating margin rose to 26%¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
