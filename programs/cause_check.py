@@ -50,6 +50,12 @@ _FIGURE_WORDS: dict[str, tuple[str, str]] = {
     "interest income": (r"\binterest\s+income\b", r"\binterest\b"),
     "interest expense": (r"\binterest\s+expenses?\b", r"\binterest\b"),
     "tax rate": (r"\btax\s+rate\b", r"\btax"),
+    "dividends": (r"\bdividends?\b", r"\bdividend"),
+    "buybacks": (
+        r"\b(?:share|stock)\s+repurchases?\b|\bbuy-?backs?\b|\brepurchases?\s+of\s+"
+        r"(?:its\s+|our\s+)?(?:common\s+)?(?:stock|shares)\b",
+        r"\brepurchas|\bbuy-?back",
+    ),
 }
 _FIGURES = {name: re.compile(named, re.IGNORECASE) for name, (named, _) in _FIGURE_WORDS.items()}
 _MENTIONS = {name: re.compile(loose, re.IGNORECASE) for name, (_, loose) in _FIGURE_WORDS.items()}

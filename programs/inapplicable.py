@@ -39,8 +39,7 @@ _LACKING_AT_FINANCIALS = {
     "current_assets": "no current assets or liabilities (its balance sheet is not classified)",
     "current_liabilities": "no current assets or liabilities (its balance sheet is not classified)",
 }
-
-
+#: A row of any statement that prints inventories ("Inventories, net of reserves").
 _INVENTORY_ROW = re.compile(r"inventor(?:y|ies)", re.IGNORECASE)
 
 

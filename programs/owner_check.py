@@ -6,9 +6,11 @@ in "net cash provided by operating activities increased by $1.4 billion"; net in
 $1,902 million. Digit grounding passes it, and the figure check leaves changes alone. So a
 draft sentence that states a number and speaks of a statement measure (its own words, or
 the probe question's when it names none: "The increase was …") is removed when every
-sentence of a cited page that prints the number gives it to other measures only, as
-:mod:`programs.cause_check` does for a cause. A number the pages print in a table row, or
-beside the measure the draft names, stays.
+sentence and table row of a cited page that prints the number gives it to other measures
+only, as :mod:`programs.cause_check` does for a cause. Asked how much cash McDonald's
+returned to shareholders through dividends and buybacks in Q2 2023, the draft gave
+"$2,310.4 million", the release's NET INCOME row. A number the pages print beside the
+measure the draft names, or in a row or sentence that names no measure, stays.
 """
 
 from __future__ import annotations
@@ -19,21 +21,33 @@ from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers
 from programs.cause_check import measures_named, page_sentences
+from retrieval.search.rows import page_rows
 
 #: A page sentence longer than this is a table run together, not a sentence about one figure.
 _MAX_SENTENCE = 400
 
 
 def _owners(number: NumberToken, page: str) -> set[str] | None:
-    """The measures the page sentences printing ``number`` name (None when one of them
-    names none, is a table run together, or when the page does not print it)."""
+    """The measures the page gives ``number`` to: the labels of the table rows and the page
+    sentences that print it (None when one of them names no measure, a sentence is a table
+    run together, or the page does not print it)."""
     owners: set[str] = set()
     found = False
+    rows = [row for row in page_rows(page) if row.values]
+    for row in rows:
+        if NumberIndex.from_text(" ".join(row.values)).matches(number, rel_tol=0.0):
+            if not (named := measures_named(row.label)):
+                return None
+            owners |= named
+            found = True
     for sentence in page_sentences(page):
         if not NumberIndex.from_text(sentence).matches(number, rel_tol=0.0):
             continue
-        named = measures_named(sentence)
-        if not named or len(sentence) > _MAX_SENTENCE:
+        if len(sentence) > _MAX_SENTENCE:
+            if found:
+                continue  # table text run together, whose rows were read above
+            return None
+        if not (named := measures_named(sentence)):
             return None
         owners |= named
         found = True

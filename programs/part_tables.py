@@ -174,8 +174,7 @@ class PartTables:
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
         offered = ask.kind == "offered"
-        kinds = ("segment",)
-        kinds = _GEOGRAPHIC_TITLES if places_asked else _OFFERING_TITLES if offered else kinds
+        kinds = _PLACE_TITLES if places_asked else _OFFERING_TITLES if offered else _PART_TITLES
         hits = list(self._search(question, ref))
         for kind in kinds:
             hits += self._search(f"{ask.measure} by {kind}", ref)
@@ -196,8 +195,9 @@ class PartTables:
         return PartTable(ask, breakdown, page, total, kept)
 
 
-#: How filings title a table of revenue by place, and of revenue by what is sold.
-_GEOGRAPHIC_TITLES = ("geographic area", "geography region country")
+#: How filings title a table of revenue by part, by place, and by what is sold.
+_PART_TITLES = ("segment",)
+_PLACE_TITLES = ("geographic area", "geography region country")
 _OFFERING_TITLES = ("product category", "products and services", "segment")
 #: The words that say which kind of parts a table lists ("net sales by category", "by
 #: reportable segment", "geographic information").

@@ -39,3 +39,19 @@ def test_the_owner_decides_whatever_the_amount(amount):
     page = f"Net cash provided by operating activities increased by {amount} in 2031."
     assert given_to_another(f"Net income rose by {amount}.", [page], ASKED)
     assert not given_to_another(f"Operating cash flow rose by {amount}.", [page], ASKED)
+
+
+RELEASE = (
+    "CONDENSED CONSOLIDATED STATEMENT OF INCOME\nQuarters Ended June 30,\n2031\n2030\n"
+    "OPERATING INCOME\n3,104.1\n1,711.8\nInterest expense\n330.2\n290.6\n"
+    "NET INCOME\n$\n2,310.4\n$\n1,188.0\nRestaurant count\n41,198\n40,000\n"
+)
+
+
+def test_a_number_a_table_row_gives_another_figure_goes():
+    asked = "How much cash did Acme return to shareholders through dividends and buybacks?"
+    returned = "Acme returned $2,310.4 million through dividends and share repurchases."
+    assert given_to_another(returned, [RELEASE], asked)
+    # the row that prints it names the figure the sentence speaks of, or names no measure
+    assert not given_to_another("Net income was $2,310.4 million.", [RELEASE], asked)
+    assert not given_to_another("Acme paid dividends of 41,198 million.", [RELEASE], asked)
