@@ -39,6 +39,14 @@ _ASKS_PERCENT = re.compile(
     r"|\bin (?:units of )?percent(?:age)?s?\b|\bas a percent(?:age)?\b",
     re.IGNORECASE,
 )
+#: "How much restructuring charges did it record?": an amount, not a rate ("How much has
+#: the effective tax rate changed?", "how much did revenue grow?" ask a percentage).
+_ASKS_AMOUNT = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_ASKS_RATE = re.compile(
+    r"\b(?:rates?|margins?|percent\w*|ratios?|shares?\s+of|grow\w*|grew|growth|turnover|"
+    r"times|days|yields?|returns?\s+on|basis\s+points|bps)\b|%",
+    re.IGNORECASE,
+)
 _ASKS_AVERAGE = re.compile(
     r"\b(?:what|how much)\s+(?:is|was|were|are)\b[^?.]*?\baverage\b", re.IGNORECASE
 )
@@ -99,6 +107,16 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
         return (
             "The question asks for a percentage (a margin, rate or share); the draft states "
             "only amounts: compute or quote the percentage."
+        )
+    if (
+        numbers
+        and _ASKS_AMOUNT.search(question)
+        and not _ASKS_RATE.search(question)
+        and all(n.percent for n in numbers)
+    ):
+        return (
+            "The question asks for an amount; the draft states only percentages or basis "
+            "points: state the amount, or say the pages do not state it."
         )
     if numbers and _ASKS_AVERAGE.search(question) and not _STATES_AVERAGE.search(body):
         return (

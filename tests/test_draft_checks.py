@@ -75,6 +75,13 @@ def test_contradiction(body, contradicts):
          "18% to 26%¹.", "the draft's figures are not gross profit's"),
         ("Does Acme have an improving gross margin profile?",
          "Yes: its gross margin rose from 40% to 42%, as operating margin rose to 26%¹.", None),
+        # an amount asked, only a rate's change given
+        ("How much restructuring charges did Acme record in Q1 FY2031?",
+         "Acme recorded restructuring charges of (860) bps in Q1 FY2031¹.", "asks for an amount"),
+        ("How much restructuring charges did Acme record in Q1 FY2031?",
+         "Acme recorded $1,090 million of restructuring charges, 8.6% of revenue¹.", None),
+        ("How much has Acme's effective tax rate changed?",
+         "The effective tax rate rose from 20% to 23%¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
