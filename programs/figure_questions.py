@@ -78,6 +78,11 @@ _SHARE_FROM_RE = re.compile(
 )
 
 
+#: A figure the company guides to, not one it reported ("Did Salesforce raise its FY2024
+#: revenue guidance?"): the reported revenue of the quarter answers another question.
+_GUIDANCE_RE = re.compile(r"\b(?:guidance|guided|outlook|forecast\w*)\b", re.IGNORECASE)
+
+
 def outside_the_statements(question: str) -> bool:
     """Whether the question asks about a geography or a segment of the company ("How did US
     sales growth compare to international?"), about the share of a figure one of its parts
@@ -85,9 +90,11 @@ def outside_the_statements(question: str) -> bool:
     company adjusts itself ("interest coverage using Adjusted EBIT"): the consolidated,
     reported figure of the line item it names would answer another question (Oracle's
     total revenue, for the share of its cloud services), so code computes none and the
-    agents read the segment table or the company's own reconciliation."""
+    agents read the segment table or the company's own reconciliation; likewise a figure it
+    guides to, not one it reported."""
     asked = drop_instructions(question)
-    return bool(PART_RE.search(asked) or _SHARE_FROM_RE.search(asked) or _ADJUSTED_RE.search(asked))
+    patterns = (PART_RE, _SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
+    return any(pattern.search(asked) for pattern in patterns)
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a

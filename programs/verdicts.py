@@ -151,10 +151,11 @@ def wrong_way(title: str, rose: bool) -> tuple[re.Pattern[str], ...]:
 
 def _names(question: str, title: str) -> bool:
     """Whether ``question`` names the figure ``title``, "total" left out as people leave it
-    ("has it increased its debt" names total debt), in the plural too ("Did Nike's
-    inventories increase?" names inventory)."""
+    ("has it increased its debt" names total debt), and whose it is ("Did Apple's net
+    income decline?" names net income attributable to shareholders), in the plural too
+    ("Did Nike's inventories increase?" names inventory)."""
     asked, name = question.lower(), title.strip().lower()
-    names = {name, name.removeprefix("total ")}
+    names = {name, name.removeprefix("total "), name.split(" attributable to ")[0]}
     names |= {n[:-1] + "ies" for n in names if n.endswith("y")}
     return any(re.search(rf"\b{re.escape(n)}", asked) for n in names)
 

@@ -64,6 +64,12 @@ def test_a_share_one_part_gives_is_not_the_total(figures):
     assert not outside_the_statements("What was 3M's capex as a percentage of revenue?")
 
 
+def test_a_figure_guided_to_is_not_the_figure_reported(figures):
+    question = "Did 3M raise its full-year FY2018 revenue guidance?"
+    assert outside_the_statements(question) and figures.probe(question, MMM_2018) is None
+    assert figures.probe("What was 3M's revenue in FY2018?", MMM_2018) is not None
+
+
 def test_uses_or_sources_of_cash_are_flows_not_the_cash_balance(figures):
     for question in (
         "What were 3M's main uses of cash in FY2018?",

@@ -128,6 +128,10 @@ def _p(period: str, value: float, text: str) -> Point:
         # A plural in -ies names its singular in -y.
         ("Did Acme's inventories increase in FY2031, and why?",
          "Inventory", (84, 85), "Yes: the inventory rose from 84 in FY2030 to 85"),
+        # whose figure it is left out, as people leave it: "its net income"
+        ("Did Acme's net income decline in FY2031 Q3 compared to FY2030 Q3?",
+         "Net income attributable to shareholders", (19442, 19881),
+         "No: the net income attributable to shareholders rose from 19442 in FY2030"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
