@@ -193,6 +193,20 @@ def _row_facts(page, page_id, segment, row, cols, periods, scale, shares) -> lis
     ]
 
 
+#: A statement's first and last lines, as concepts: a page that read the first and not the
+#: last stopped mid-statement (a cash-flow statement before its financing section).
+_OPENS = {
+    "cash_flow": {"cfo", "cfi"},
+    "balance": {"total_assets", "current_assets"},
+    "income": {"revenue"},
+}
+_CLOSES = {
+    "cash_flow": {"cff"},
+    "balance": {"total_liabilities_and_equity", "equity"},
+    "income": {"net_income", "basic_eps", "diluted_eps"},
+}
+
+
 def document_facts(pages: Sequence[Page]) -> list[Fact]:
     """The facts of a document's stored pages (each with its ``page_id``), in page order.
 
@@ -225,14 +239,6 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
             index = page.page_index
             by_page[index] = _read_page(page, page.page_id or 0, usual, carried.get(index))[0]
     return [fact for page in ordered for fact in by_page[page.page_index]]
-
-
-#: A statement's first and last lines, as concepts: a page that read the first and not the
-#: last stopped mid-statement (a cash-flow statement before its financing section).
-_OPENS = {"cash_flow": {"cfo", "cfi"}, "balance": {"total_assets", "current_assets"},
-          "income": {"revenue"}}  # fmt: skip
-_CLOSES = {"cash_flow": {"cff"}, "balance": {"total_liabilities_and_equity", "equity"},
-           "income": {"net_income", "basic_eps", "diluted_eps"}}  # fmt: skip
 
 
 def continued_statement(before: Page, facts_before: Sequence[Fact], page: Page) -> str | None:
