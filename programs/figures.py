@@ -212,13 +212,14 @@ class Figures:
         return Computed(calculation, choice)
 
     def fixed_years(self, question: str, ref: SliceRef) -> list[int]:
-        """The other fiscal years a fixed-years figure of this slice reads ("the FY2017 -
-        FY2019 average" computed in FY2019 reads FY2017 and FY2018 from the same filing);
-        empty when the slice has no such figure."""
+        """The other fiscal years a fixed-years figure of this slice spans ("the FY2017 -
+        FY2019 average" computed in FY2019 reads FY2017 and FY2018 from the same filing; a
+        CAGR from FY2019 to FY2021 reads two years and spans FY2020 too); empty when the
+        slice has no such figure."""
         computed = self.compute(question, ref)
         if computed is None or not _absolute(computed.choice):
             return []
-        return sorted({f.fy for f in computed.calculation.inputs} - {ref.fy})
+        return list(range(min(f.fy for f in computed.calculation.inputs), ref.fy))
 
     def probe(self, question: str, ref: SliceRef) -> Probe | None:
         """The figure probe for this slice, when the question asks for a computable figure

@@ -190,6 +190,9 @@ def test_slices_a_fixed_years_figure_reads_are_not_researched_apart(searcher):
     assert "MMM FY2016 Q4: read within MMM FY2018 Q4's figure, not researched apart" in folded.notes
     one_year = ResearchPlan(question="What was 3M's capex in FY2018?", slices=years)
     assert program._fold_fixed_years(one_year) == one_year  # a figure of one year folds nothing
+    # a CAGR reads its two ends, and spans the year between them
+    cagr = "What is the 2 year revenue CAGR for 3M from FY2016 to FY2018?"
+    assert program.figures.fixed_years(cagr, MMM_2018) == [2016, 2017]
 
 
 def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
