@@ -24,7 +24,7 @@ from citations.markup import CitedAnswer
 from programs.cause_check import measures_named, page_sentences, split_at_cause
 from programs.figure_questions import PART_RE
 from programs.page_hits import PageHit, cited_to
-from retrieval.search.query import CAVEAT
+from retrieval.search.query import without_caveat
 
 #: A question asking what moved a figure.
 _ASKS_CAUSE = re.compile(
@@ -52,7 +52,7 @@ def asks_cause(question: str) -> bool:
     """Whether the question asks what drove a figure (and names exactly one figure). The
     caveat "if gross margin is not a useful metric, state that and explain why" asks for no
     cause: it is left out first."""
-    asked = re.sub(CAVEAT, " ", question, flags=re.IGNORECASE)
+    asked = without_caveat(question)
     return bool(_ASKS_CAUSE.search(asked)) and len(measures_named(asked)) == 1
 
 

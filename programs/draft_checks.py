@@ -23,7 +23,7 @@ from citations.sentences import split_sentences
 from metrics.numbers import extract_numbers
 from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
-from retrieval.search.query import CAVEAT
+from retrieval.search.query import without_caveat
 from signatures.reviewer import ReviewVerdict
 
 _YES = re.compile(r"(?:^|[.!?:]\s+|\n)\s*(?:\*\*)?yes\b", re.IGNORECASE)
@@ -86,7 +86,7 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
         )
     numbers = extract_numbers(body)
     # "If gross margin is not a useful metric, explain why" asks for no cause.
-    asks_cause = _ASKS_CAUSE.search(re.sub(CAVEAT, " ", question, flags=re.IGNORECASE))
+    asks_cause = _ASKS_CAUSE.search(without_caveat(question))
     if len(asked) == 1 and numbers and not asks_cause:
         # "Is growth in adjusted EPS expected to accelerate?" answered with "operational
         # growth of 4.6% … 6.1%": figures of something the draft never names as asked;

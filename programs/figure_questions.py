@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from programs.figure_choice import read_choice
-from retrieval.search.query import CAVEAT, drop_instructions
+from retrieval.search.query import drop_instructions, without_caveat
 
 #: "Which segment …", "…, which brought in the most …", "Who are …": an interrogative
 #: which/who opening the question or a clause of it ("an analyst who can only use" is not).
@@ -145,7 +145,7 @@ def asks_beyond_figure(
     (:mod:`programs.part_tables`), so "which segment" and "by region" ask no more."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
-        asked = re.sub(CAVEAT, " ", asked, flags=re.IGNORECASE)
+        asked = without_caveat(asked)
     if judged:
         asked = _HEALTH_RE.sub(" ", asked)
     if read_choice(asked) is not None or _AMONG_SUBJECTS_RE.search(asked):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from programs.comparisons import lower_first
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 
@@ -85,7 +86,7 @@ def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
     """The probe code closes with such a verdict: ``Gross margin (does not apply)``, or, for
     a payment the statements do not print (:mod:`programs.absent_items`), ``Dividends paid
     (none)``."""
-    name = title[:1].lower() + title[1:]
+    name = lower_first(title)
     if verdict.startswith("No:"):
         return Probe(
             probe_title=f"{title} (none)", probe_question=f"Were any {name} reported in {period}?"

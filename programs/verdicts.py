@@ -36,6 +36,7 @@ from domain.period_patterns import (
     YEAR_RE,
 )
 from metrics.answer_verdicts import is_yes_no_question, yes_no_polarity
+from programs.comparisons import lower_first
 
 
 @dataclass(frozen=True)
@@ -332,7 +333,7 @@ def steadiness_verdict(
     within = largest <= float(band.group(1)) + 0.05  # as printed, to one decimal
     answer = "Yes" if within == bool(steady) else "No"
     series = ", ".join(f"{text} in {period}" for period, _, text in points)
-    name = title[:1].lower() + title[1:]
+    name = lower_first(title)
     if within:
         moved = f"moved by at most {largest:.1f} percentage points a year"
         return f"{answer}: the {name} {moved} ({series})"

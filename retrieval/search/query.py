@@ -20,6 +20,14 @@ from textnorm import QUERY_STOPWORDS
 #: and explain why": the caveat of domain questions on the metric they ask for, in all its
 #: wordings. It names no fact to find, and asks nothing the figure does not answer.
 CAVEAT = r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?"
+_CAVEAT_RE = re.compile(CAVEAT, re.IGNORECASE)
+
+
+def without_caveat(question: str) -> str:
+    """``question`` without the caveat on its metric: "explain why" there asks for no cause,
+    and "useful" or "relevant" there asks for no judgement."""
+    return _CAVEAT_RE.sub(" ", question)
+
 
 _BOILERPLATE = [
     CAVEAT,
