@@ -220,6 +220,49 @@ def attribute_to_findings(answer: CitedAnswer, findings: CitedAnswer) -> tuple[C
     return answer.model_copy(update={"body": body}), added
 
 
+def attribute_to_figure(
+    answer: CitedAnswer,
+    value: str,
+    pages: Mapping[str, str],
+    citations: Mapping[str, Citation],
+) -> tuple[CitedAnswer, int]:
+    """``answer`` with the pages of code's figure cited after each uncited sentence that
+    states it, and how many got them. The figure (``value``, as code states it: "44.2%")
+    was computed from statement facts on ``pages`` (uid -> text) and shown to the model as
+    a calculation; a sentence that repeats it ("capital expenditure was 44.2% of revenue")
+    is printed on no page, so :func:`attribute_uncited` cannot cite it, and the sentence
+    that answers the question went as an uncited number. A sentence qualifies when it
+    states the figure and every other number it states is printed on those pages (the
+    inputs: "$9.6 billion" of capex)."""
+    cited = [uid for uid in pages if uid in citations]
+    figure = NumberIndex.from_text(value)
+    if not cited or not extract_numbers(value):
+        return answer, 0
+    number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
+    footnotes = list(answer.references.footnotes)
+
+    def figure_cited(sentence: str) -> list[int]:
+        numbers = extract_numbers(sentence)
+        if not any(figure.matches(n, rel_tol=_EXACT) for n in numbers):
+            return []
+        for number in numbers:
+            if figure.matches(number, rel_tol=_EXACT):
+                continue
+            if not any(_page_index(pages[uid])[1].matches(number, rel_tol=_EXACT) for uid in cited):
+                return []
+        for uid in cited:
+            if uid not in number_of:
+                number_of[uid] = max(number_of.values(), default=0) + 1
+                footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
+        return [number_of[uid] for uid in cited]
+
+    body, added = _cite_uncited(answer.body, figure_cited)
+    if not added:
+        return answer, 0
+    update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
+    return answer.model_copy(update=update), added
+
+
 def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` less the prose sentences that state a number and cite no page (table rows
     and headings stay), and how many went."""

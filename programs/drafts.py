@@ -19,6 +19,7 @@ from citations.hit_numbers import NumberedDraft, has_hit_marks, parse_numbered_a
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, parse_cited_answer
 from citations.verification import verify_answer
 from programs.attribution import (
+    attribute_to_figure,
     attribute_uncited,
     drop_uncited_after_opening,
     drop_uncited_numbers,
@@ -26,6 +27,7 @@ from programs.attribution import (
 from programs.quotes import drop_copied_lines, drop_misquoted
 from retrieval.search.hybrid import Hit
 from retrieval.search.tools import EquitySearchTool
+from signatures.synthesiser import Figure
 
 #: ``Hit.doc_type`` of a web document among a probe's pages (``programs.web_sources``).
 WEB_DOC_TYPE = "web"
@@ -99,9 +101,13 @@ class VerifiedDraft:
     uncited_prose_dropped: int
 
 
-def verify_draft(raw: str, tool: EquitySearchTool, question: str = "") -> VerifiedDraft:
+def verify_draft(
+    raw: str, tool: EquitySearchTool, question: str = "", figure: Figure | None = None
+) -> VerifiedDraft:
     """``raw`` (the researcher's Markdown) checked against the pages ``tool`` retrieved;
-    ``question`` is the probe's (what an uncited sentence may restate)."""
+    ``question`` is the probe's (what an uncited sentence may restate), ``figure`` code's
+    figure for it, shown to the model as a calculation (a sentence stating it is cited to
+    its pages)."""
     texts = {uid: hit.text for uid, hit in tool.retrieved.items()}
     citations = {uid: citation_of(hit) for uid, hit in tool.retrieved.items()}
     own, copied = drop_copied_lines(raw, texts.values())
@@ -109,6 +115,10 @@ def verify_draft(raw: str, tool: EquitySearchTool, question: str = "") -> Verifi
     checked = verify_answer(draft.answer, tool.retrieved.keys())
     answer = canonical_footnotes(checked.answer, tool.retrieved)
     answer, attributed = attribute_uncited(answer, texts, citations, question)
+    if figure is not None:
+        on_pages = {uid: texts[uid] for uid in figure.uids if uid in texts}
+        answer, restated = attribute_to_figure(answer, figure.text, on_pages, citations)
+        attributed += restated
     answer, misquoted = drop_misquoted(answer, texts.values())
     answer, unsupported = drop_uncited_numbers(answer)
     answer, guesses = drop_uncited_after_opening(answer)

@@ -77,7 +77,7 @@ def check_draft(
 ) -> CheckedDraft:
     """``raw`` checked against the pages ``tool`` retrieved, the slice's statement figure
     ``figure`` (if any) and the probe's question."""
-    verified = verify_draft(raw, tool, probe_question)
+    verified = verify_draft(raw, tool, probe_question, figure)
     fitted, form_edits = fit_to_question(probe_question, verified.answer)
     read = {uid: hit.text for uid, hit in tool.retrieved.items()}
     fitted, echoes = uncite_echoes(fitted, read, probe_question)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
 from metrics.numbers import NumberIndex, extract_numbers
 from programs.attribution import (
+    attribute_to_figure,
     attribute_to_findings,
     attribute_uncited,
     drop_uncited_after_opening,
@@ -256,3 +257,18 @@ def test_findings_lend_only_their_own_markers_for_their_own_numbers(sentences):
         for m in sentence.markers:
             source = NumberIndex.from_text(by_marker[m].text)
             assert all(source.matches(n) for n in extract_numbers(sentence.text))
+
+
+def test_a_sentence_stating_codes_figure_gets_the_figures_pages():
+    """Capex as % of revenue is printed on no page: a sentence stating it, and numbers its
+    inputs' pages print, is cited to those pages; another percentage is not."""
+    answer = CitedAnswer(
+        body="Yes, CTSO is capital intensive. Capex of $4,817.3 million was 12.5% of revenue."
+    )
+    cited, added = attribute_to_figure(answer, "12.5%", PAGES, CITES)
+    assert added == 1
+    assert cited.body.endswith("12.5% of revenue.¹˒²")
+    assert [f.citation.uid for f in cited.references.footnotes] == list(PAGES)
+    for other in ("Capex was 12.5% of revenue, up from 11.0%.", "Capex was 13.5% of revenue."):
+        unchanged, none = attribute_to_figure(CitedAnswer(body=other), "12.5%", PAGES, CITES)
+        assert none == 0 and unchanged.body == other
