@@ -40,7 +40,7 @@ Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculat
 #: :data:`programs.figure_questions.PART_RE`).
 _PART_NOUN = re.compile(
     r"\b(?:segments?|divisions?|regions?|geograph\w*|categor(?:y|ies)|product\s+lines?|"
-    r"business\s+(?:units?|lines?|groups?|segments?)|lines?\s+of\s+business)\b",
+    r"business\s+(?:units?|lines?|groups?|segments?)|lines?\s+of\s+business|businesses)\b",
     re.IGNORECASE,
 )
 #: The measures a breakdown table splits, each as the statement line code reads.
@@ -78,6 +78,13 @@ _OFFERINGS = re.compile(
     r"\b(?:products?|services?|offerings?)\b[^?.]*?\b(?:sells?|sold|offers?|provides?|makes?)\b"
     r"|\bwhat\s+(?:does|do|did)\b[^?.]*?\b(?:sell|offer)\b",
     re.I,
+)
+#: Parts that are lines of what a company sells, never places: "which of its businesses",
+#: "product categories", "lines of business" ("segments" may be regions: McDonald's).
+_BUSINESS_NOUN = re.compile(
+    r"\b(?:businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
+    r"lines?\s+of\s+business)\b",
+    re.IGNORECASE,
 )
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 #: Rows that reconcile the parts to the total rather than being a part of the business.
@@ -173,7 +180,8 @@ class PartTables:
         # finds the discussion first, and the table may sit on another page ("Net revenues
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
-        offered = ask.kind == "offered"
+        # What it sells, or its lines of business: never where it sells them.
+        offered = ask.kind == "offered" or bool(_BUSINESS_NOUN.search(question))
         kinds = _PLACE_TITLES if places_asked else _OFFERING_TITLES if offered else _PART_TITLES
         hits = list(self._search(question, ref))
         for kind in kinds:

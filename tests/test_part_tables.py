@@ -9,7 +9,7 @@ import pytest
 from domain.cells import SliceRef
 from programs.figure_questions import asks_beyond_figure
 from programs.figures import Figures
-from programs.part_tables import read_part_ask
+from programs.part_tables import PartAsk, read_part_ask
 from retrieval.facts.model import Fact
 from tests.test_breakdown import SEGMENT_PAGE
 
@@ -181,5 +181,18 @@ def test_what_a_company_sells_is_its_offerings_by_share_never_its_places():
         "Security (34.8%), Global Services (26.4%)"
     )
     assert "United Kingdom" not in answer.body and figure.title == "revenue"
+    only_places = Figures(_facts, pages=lambda query, ref: [COUNTRIES])
+    assert only_places.part_table(question, PLANE_2022) is None
+
+
+def test_a_companys_businesses_are_what_it_sells_never_its_places():
+    """ "Which of its businesses" (like "product categories") lists lines of business: a
+    table of countries that adds up to revenue is not read for it."""
+    question = "Which of PLANE's businesses had the highest revenue in FY2022?"
+    assert read_part_ask(question) == PartAsk("highest", "revenue")
+    figures = Figures(_facts, pages=lambda query, ref: [COUNTRIES, SEGMENTS])
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith("Commercial Airplanes had the highest revenue")
+    assert "United Kingdom" not in answer.body
     only_places = Figures(_facts, pages=lambda query, ref: [COUNTRIES])
     assert only_places.part_table(question, PLANE_2022) is None
