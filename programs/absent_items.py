@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 
 from calculator.choice import FormulaChoice, single_item
+from calculator.definitions import METRICS_BY_NAME
 from programs.verdicts import asks_presence
 from retrieval.facts.model import Fact
 
@@ -24,6 +25,20 @@ _ITEM_ROWS = {
     "dividends_paid": re.compile(r"dividend", re.IGNORECASE),
     "buybacks": re.compile(r"repurchase|buy-?back|treasury", re.IGNORECASE),
 }
+#: How :func:`zero_ratio_verdict` states its 0.
+_ZERO = " was 0: "
+_ITEM_NAMES = {"dividends_paid": "dividends paid", "buybacks": "share repurchases"}
+#: A ratio whose numerator is one of those items: ``abs(dividends_paid) / net_income``.
+_ITEM_OVER = re.compile(r"^\s*(?:abs\()?\s*(" + "|".join(_ITEM_ROWS) + r")\s*\)?\s*/")
+
+
+def _absent(item: str, facts: Iterable[Fact]) -> bool:
+    """Whether ``facts`` read a financing section with no row for ``item``."""
+    rows = _ITEM_ROWS[item]
+    flows = [f for f in facts if f.statement == "cash_flow"]
+    if not any(f.concept == "cff" for f in flows):
+        return False  # the financing section was not read: a gap, not an absence
+    return not any(f.concept == item or rows.search(f.label) for f in flows)
 
 
 def absent_verdict(
@@ -34,12 +49,26 @@ def absent_verdict(
     (:func:`programs.verdicts.asks_presence`) and ``facts`` (one slice's statements) read a
     financing section with no row for it."""
     item = single_item(choice.formula)
-    rows = _ITEM_ROWS.get(item or "")
-    if rows is None or not asks_presence(question, choice.formula):
+    if item not in _ITEM_ROWS or not asks_presence(question, choice.formula):
         return None
-    flows = [f for f in facts if f.statement == "cash_flow"]
-    if not any(f.concept == "cff" for f in flows):
-        return None  # the financing section was not read: a gap, not an absence
-    if any(f.concept == item or rows.search(f.label) for f in flows):
+    if not _absent(item, facts):
         return None
     return f"No: the {period} cash-flow statement reports no {choice.title.lower()}"
+
+
+def zero_ratio_verdict(choice: FormulaChoice, facts: Iterable[Fact], period: str) -> str | None:
+    """``0: the FY2020 cash-flow statement reports no dividends paid`` when the ratio
+    ``choice`` computes divides such an item (a dividend payout ratio) and ``facts`` read a
+    financing section with no row for it: a company that paid none has a ratio of 0, where
+    the figure had been a gap."""
+    formula = METRICS_BY_NAME[choice.formula].formula if choice.formula in METRICS_BY_NAME else ""
+    numerator = _ITEM_OVER.match(formula or choice.formula)
+    if numerator is None or not _absent(numerator.group(1), facts):
+        return None
+    name = _ITEM_NAMES[numerator.group(1)]
+    return f"{choice.title} in {period}{_ZERO}the cash-flow statement reports no {name}"
+
+
+def is_zero_ratio(verdict: str) -> bool:
+    """Whether ``verdict`` is :func:`zero_ratio_verdict`'s."""
+    return _ZERO in verdict

@@ -32,7 +32,7 @@ from calculator.result import Calculation
 from citations.markup import MARKER_RE, CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period, read_periods
-from programs.absent_items import absent_verdict
+from programs.absent_items import absent_verdict, zero_ratio_verdict
 from programs.comparisons import (
     choice_answer,
     cover_answer,
@@ -263,7 +263,12 @@ class Figures:
         period = asked_period(question, ref)
         choice = _choice(question, period)
         concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
-        if choice and (none := absent_verdict(question, choice, self.facts(ref), period.label)):
+        facts = self.facts(ref)
+        none = choice and (
+            absent_verdict(question, choice, facts, period.label)
+            or zero_ratio_verdict(choice, facts, period.label)
+        )
+        if choice and none:
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
         lacking = why_inapplicable(concepts, self.sector(ref.ticker), self.facts(ref))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from programs.absent_items import is_zero_ratio
 from programs.comparisons import lower_first
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
@@ -85,8 +86,12 @@ def inapplicable_verdict(title: str, ticker: str, reason: str) -> str:
 def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
     """The probe code closes with such a verdict: ``Gross margin (does not apply)``, or, for
     a payment the statements do not print (:mod:`programs.absent_items`), ``Dividends paid
-    (none)``."""
+    (none)`` and ``Dividend payout ratio (none paid)``."""
     name = lower_first(title)
+    if is_zero_ratio(verdict):
+        return Probe(
+            probe_title=f"{title} (none paid)", probe_question=f"What was {name} in {period}?"
+        )
     if verdict.startswith("No:"):
         return Probe(
             probe_title=f"{title} (none)", probe_question=f"Were any {name} reported in {period}?"

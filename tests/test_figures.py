@@ -458,3 +458,34 @@ def test_a_payment_the_cash_flow_statement_does_not_print_is_answered_no(rows, a
     assert "in FY2023 was -$3,562 million¹" in answer.body and figure.uids == ["abcdef012348"]
     # asked how much, not whether: no verdict is code's to give
     assert figures.answer("What were SOFT's dividends paid in FY2023?", SOFT_2023) is None
+
+
+@pytest.mark.parametrize(
+    ("rows", "zero"),
+    [
+        ([("Net cash used in financing activities", "cff", -3_562e6)], True),
+        (
+            [
+                ("Cash dividends declared and paid", None, -100e6),
+                ("Net cash used in financing activities", "cff", -3_562e6),
+            ],
+            False,
+        ),
+        ([("Net cash provided by operating activities", "cfo", 7_111e6)], False),
+    ],
+)
+def test_a_ratio_of_a_payment_the_cash_flow_statement_does_not_print_is_zero(rows, zero):
+    """A dividend payout ratio where no dividends were paid is 0, not a gap; where a row
+    names dividends, or the financing section was not read, code says nothing of the kind."""
+    figures = Figures(lambda ref: _with_cash_flow(*rows))
+    question = "What is SOFT's FY2023 dividend payout ratio?"
+    found = figures.answer(question, SOFT_2023)
+    if not zero:
+        assert found is None or " was 0: " not in found[0].body
+        return
+    probe = figures.probe(question, SOFT_2023)
+    assert probe is not None and probe.probe_title == "Dividend payout ratio (none paid)"
+    answer, _ = found
+    assert answer.body.startswith(
+        "Dividend payout ratio in FY2023 was 0: the cash-flow statement reports no dividends paid¹."
+    )

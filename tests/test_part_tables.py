@@ -186,8 +186,8 @@ def test_what_a_company_sells_is_its_offerings_by_share_never_its_places():
 
 
 def test_a_companys_businesses_are_what_it_sells_never_its_places():
-    """ "Which of its businesses" (like "product categories") lists lines of business: a
-    table of countries that adds up to revenue is not read for it."""
+    """A question about "which of its businesses" (like "product categories") asks for
+    lines of business: a table of countries that adds up to revenue is not read for it."""
     question = "Which of PLANE's businesses had the highest revenue in FY2022?"
     assert read_part_ask(question) == PartAsk("highest", "revenue")
     figures = Figures(_facts, pages=lambda query, ref: [COUNTRIES, SEGMENTS])
