@@ -79,8 +79,9 @@ _OFFERINGS = re.compile(
     r"|\bwhat\s+(?:does|do|did)\b[^?.]*?\b(?:sell|offer)\b",
     re.I,
 )
-#: Parts that are lines of what a company sells, never places: "which of its businesses",
-#: "product categories", "lines of business" ("segments" may be regions: McDonald's).
+#: Parts that are lines of what a company sells: "which of its businesses", "product
+#: categories", "lines of business"; a table of them is read before one of places
+#: ("segments" may be regions: McDonald's).
 _BUSINESS_NOUN = re.compile(
     r"\b(?:businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
     r"lines?\s+of\s+business)\b",
@@ -180,9 +181,9 @@ class PartTables:
         # finds the discussion first, and the table may sit on another page ("Net revenues
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
-        # What it sells, or its lines of business: never where it sells them.
-        offered = ask.kind == "offered" or bool(_BUSINESS_NOUN.search(question))
-        kinds = _PLACE_TITLES if places_asked else _OFFERING_TITLES if offered else _PART_TITLES
+        offered = ask.kind == "offered"
+        goods = offered or bool(_BUSINESS_NOUN.search(question))  # lines of business
+        kinds = _PLACE_TITLES if places_asked else _OFFERING_TITLES if goods else _PART_TITLES
         hits = list(self._search(question, ref))
         for kind in kinds:
             hits += self._search(f"{ask.measure} by {kind}", ref)
@@ -265,6 +266,8 @@ def fit(question: str, text: str, breakdown: Breakdown) -> int:
         score += 2
     words = _words(question)
     score += sum(1 for p in breakdown.parts if _words(part_label(p)) & words)
+    if _BUSINESS_NOUN.search(question) and _places(breakdown):
+        score -= 3  # its businesses or categories: places only when nothing else adds up
     head = text.split("\n")[:15]
     return score - (2 if any(heading_statement(line) for line in head) else 0)
 
