@@ -40,6 +40,8 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _flow("cost_of_services", "cost of services"),
         _flow("gross_profit", "gross profit"),
         _flow("sga", "SG&A"),
+        _flow("sales_marketing", "sales and marketing"),
+        _flow("general_administrative", "general and administrative"),
         _flow("rnd", "R&D"),
         _flow("operating_income", "operating income"),
         _flow("interest_expense", "interest expense"),
@@ -78,11 +80,14 @@ CONCEPTS: dict[str, ConceptInfo] = {
 #: income attributable to its shareholders. Gross profit is often not printed at all, and
 #: a company that sells products and services may cost them on two rows with no total.
 #: A balance sheet that prints no short-term investments or marketable securities holds
-#: none, so the quick ratio's quick assets are its cash and receivables.
+#: none, so the quick ratio's quick assets are its cash and receivables. A company that
+#: prints sales and marketing and general and administrative expenses on two rows (eBay,
+#: Oracle, Salesforce) prints no SG&A: it is their sum, as analysts take it.
 SUBSTITUTES: dict[str, str] = {
     "net_income_attributable": "net_income",
     "gross_profit": "revenue - abs(cost_of_revenue)",
     "cost_of_revenue": "abs(cost_of_products) + abs(cost_of_services)",
+    "sga": "abs(sales_marketing) + abs(general_administrative)",
     "short_term_investments": "0",
 }
 

@@ -35,6 +35,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "gross_profit": (r"gross profit",),
     "sga": (r"sg&a", r"selling,? general,? (?:and|&) administrative(?: expenses?)?"),
+    "sales_marketing": (r"(?:sales|selling) (?:and|&) marketing(?: expenses?)?",),
+    "general_administrative": (r"g&a", r"general (?:and|&) administrative(?: expenses?)?"),
     "rnd": (r"r&d", r"research (?:and|&) development(?: expenses?)?"),
     "operating_income": (
         r"(?:unadjusted )?operating (?:income|profit|earnings)",

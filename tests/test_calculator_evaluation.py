@@ -128,6 +128,20 @@ def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
         calculate("gross_margin", facts[:-1], FY)
 
 
+def test_sales_and_marketing_and_g_and_a_stand_in_for_an_unprinted_sga():
+    """A company that prints sales and marketing and general and administrative expenses
+    on two rows and no SG&A line has an SG&A: their sum, noted; one row alone is none."""
+    facts = [f for f in contoso() if f.concept != "sga"]
+    facts += [fact("sales_marketing", 2021, -150 * M), fact("general_administrative", 2021, 90 * M)]
+    result = calculate("sga / revenue", facts, FY)
+    assert result.value == pytest.approx(240 / 1200)
+    assert result.notes == (
+        "SG&A FY2021: read as abs(sales_marketing) + abs(general_administrative)",
+    )
+    with pytest.raises(MissingInputError, match="sga"):
+        calculate("sga / revenue", facts[:-1], FY)
+
+
 @pytest.mark.parametrize(
     ("label", "printed", "rate"),
     [

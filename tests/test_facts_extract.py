@@ -294,6 +294,10 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Net cash provided by continuing operating activities", "cash_flow", "USD", None),
         ("Net cash provided by operating activities", "cash_flow", "USD", "cfo"),
         ("Net cash used in continuing financing activities", "cash_flow", "USD", None),
+        # SG&A on two rows (eBay, Oracle): each its own concept, the SG&A line the total
+        ("Sales and marketing", "income", "USD", "sales_marketing"),
+        ("General and administrative", "income", "USD", "general_administrative"),
+        ("Selling, general and administrative expenses", "income", "USD", "sga"),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
