@@ -146,6 +146,8 @@ class PartTable:
     page: Citation
     total: Calculation
     prior: Calculation | None
+    #: The parts the question names itself ("Americas" and "Europe"), in table order.
+    named: tuple[Part, ...] = ()
 
 
 class PartTables:
@@ -201,7 +203,9 @@ class PartTables:
         hit, breakdown = max(found, key=lambda f: fit(question, f[0].text, f[1]))
         page = page_citation(hit)
         kept = prior if breakdown.prior_total is not None else None
-        return PartTable(ask, breakdown, page, total, kept)
+        asked = _words(question)
+        named = tuple(p for p in breakdown.parts if (own := _words(part_label(p))) <= asked and own)
+        return PartTable(ask, breakdown, page, total, kept, named)
 
 
 #: How filings title a table of revenue by part, by place, and by what is sold.
@@ -318,7 +322,7 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
         f"{ask.measure.capitalize()} in {period} was {_money(breakdown.total)}{total_mark}, "
         f"split as: {listed}{page_mark}."
     )
-    verdict, chosen = _verdict(ask, breakdown)
+    verdict, chosen = _verdict(ask, breakdown, table.named)
     if verdict:
         body = f"{verdict}{every_mark}. {body}"
     footnotes = [Footnote(number=n, citation=c) for n, c in enumerate(citations, 1)]
@@ -335,17 +339,45 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
     return answer, figure
 
 
+def _compared(ask: PartAsk, breakdown: Breakdown, named: Sequence[Part]) -> str:
+    """``Americas grew faster than Europe: +10.7% against +6.5%`` for exactly two named
+    parts whose change the table gives; empty otherwise."""
+    changes = [(p, c) for p in named if (c := breakdown.change(p)) is not None]
+    if len(named) != 2 or len(changes) != 2:
+        return ""
+    (first, a), (second, b) = sorted(changes, key=lambda pc: -pc[1])
+    if a == b:
+        return f"{part_label(first)} and {part_label(second)} changed alike: {a:+.1%}"
+    better = "grew faster than" if b >= 0 else "grew while" if a >= 0 else "fell less than"
+    if better == "grew while":
+        return (
+            f"{part_label(first)}{_possessive(first)} {ask.measure} grew {a:+.1%} while "
+            f"{part_label(second)}{_possessive(second)} fell {b:+.1%}"
+        )
+    return f"{part_label(first)} {better} {part_label(second)}: {a:+.1%} against {b:+.1%}"
+
+
+def _possessive(part: Part) -> str:
+    return "’" if part_label(part).endswith("s") else "’s"
+
+
 def _fact_pages(table: PartTable) -> list[Citation]:
     """The pages of the consolidated figure (and the prior year's) the parts add up to."""
     computed = [table.total, *([table.prior] if table.prior else [])]
     return [fact_citation(f) for c in computed for f in c.inputs]
 
 
-def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:
-    """Code's answer to the choice asked, and the part it names (None for a list)."""
+def _verdict(
+    ask: PartAsk, breakdown: Breakdown, named: Sequence[Part] = ()
+) -> tuple[str, Part | None]:
+    """Code's answer to the choice asked, and the part it names (None for a list); a list
+    asked of two parts the question names ("How did Americas' growth compare with
+    Europe's?") opens with their comparison."""
     parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
     if not parts:
         return "", None
+    if ask.kind == "listed" and (compared := _compared(ask, breakdown, named)):
+        return compared, None
     if ask.kind == "offered":
         ranked = sorted(parts, key=lambda p: -p.value)
         named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in ranked)
@@ -379,9 +411,8 @@ def _verdict(ask: PartAsk, breakdown: Breakdown) -> tuple[str, Part | None]:
             if change >= 0
             else f"fell the most: {change:+.1%}"
         )
-        label = part_label(part)
         line = (
-            f"{label}{'’' if label.endswith('s') else '’s'} {ask.measure} {moved}, "
+            f"{part_label(part)}{_possessive(part)} {ask.measure} {moved}, "
             f"from {_money(part.prior or 0)} to {_money(part.value)}"
         )
         return line, part

@@ -198,3 +198,20 @@ def test_a_companys_businesses_are_read_from_what_it_sells_before_its_places():
     only_places = Figures(_facts, pages=lambda query, ref: [COUNTRIES])
     answer, _ = only_places.answer(question, PLANE_2022)
     assert answer.body.startswith("U.S. had the highest revenue")
+
+
+def test_two_parts_the_question_compares_open_the_answer_with_their_comparison(figures):
+    question = (
+        "How did PLANE's Commercial Airplanes segment revenue growth compare with its Global "
+        "Services segment in FY2022?"
+    )
+    assert read_part_ask(question) == PartAsk("listed", "revenue")
+    answer, figure = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(
+        "Commercial Airplanes grew faster than Global Services: +32.7% against +7.9%¹˒². "
+        "Revenue in FY2022 was $66,608 million"
+    )
+    assert figure.verdict.startswith("Commercial Airplanes grew faster")
+    # one part named, or none: the list as before, with no comparison
+    one, _ = figures.answer(question.replace(" with its Global Services segment", ""), PLANE_2022)
+    assert one.body.startswith("Revenue in FY2022 was $66,608 million")
