@@ -67,9 +67,12 @@ class FactResolver:
         return [r[-1] for r in ranked]
 
     def pick(self, concept: str, period: Period) -> Fact | None:
-        """The best candidate, as the calculator reads it (:func:`as_read`)."""
+        """The best candidate, as the calculator reads it (:func:`as_read`); for a concept
+        a balance sheet may print on several rows, their sum (:func:`_with_rows_beside`)."""
         found = self.candidates(concept, period)
-        return as_read(found[0]) if found else None
+        if not found:
+            return None
+        return as_read(_with_rows_beside(found) if concept in ADDITIVE else found[0])
 
     def missing_reason(self, concept: str, period: Period) -> str:
         """One phrase: what is missing and what the slice does have for that concept."""
@@ -89,6 +92,27 @@ class FactResolver:
         if self.doc_name and fact.doc_name == self.doc_name:
             return 0
         return 1 if any(t in fact.doc_label for t in ("10-K", "10-Q")) else 2
+
+
+#: Concepts a balance sheet prints on several rows, each a part: short-term debt is
+#: "Commercial paper" and "Term debt" (Apple), "Short-term debt" and "Current portion of
+#: long-term debt" (Best Buy, American Water).
+ADDITIVE = frozenset({"short_term_debt"})
+
+
+def _with_rows_beside(found: Sequence[Fact]) -> Fact:
+    """The best candidate with every other row of its concept in the same column of the
+    same page added to it, each label once (a row read twice is one row)."""
+    best = found[0]
+    rows = {best.label.lower(): best}
+    for fact in found[1:]:
+        same = (fact.doc_name, fact.page_index, fact.column, fact.statement)
+        if same == (best.doc_name, best.page_index, best.column, best.statement):
+            rows.setdefault(fact.label.lower(), fact)
+    if len(rows) == 1:
+        return best
+    label = " + ".join(f.label for f in rows.values())
+    return dataclasses.replace(best, label=label, value=sum(f.value for f in rows.values()))
 
 
 #: A tax line that names both words says by its parentheses which one its negative numbers

@@ -285,3 +285,21 @@ def test_effective_tax_rate_is_positive_however_the_statement_prints_the_expense
         fact("pretax_income", FY.fy, pretax * M),
     ]
     assert value("effective_tax_rate", facts) == pytest.approx(tax / pretax, rel=1e-9)
+
+
+def test_short_term_debt_printed_on_two_rows_is_their_sum_each_row_once():
+    """ "Short-term debt" and "Current portion of long-term debt" are both short-term debt;
+    a row read twice (the same label again in the column) counts once."""
+    facts = [
+        fact("short_term_debt", 2021, 80 * M, statement="balance", label="Short-term debt"),
+        fact("short_term_debt", 2021, 13 * M, statement="balance",
+             label="Current portion of long-term debt"),
+        fact("short_term_debt", 2021, 13 * M, statement="balance",
+             label="Current portion of long-term debt"),
+        fact("long_term_debt", 2021, 6_653 * M, statement="balance"),
+    ]  # fmt: skip
+    assert calculate("total_debt", facts, FY).value == pytest.approx(6_746 * M)
+    elsewhere = dataclasses.replace(facts[1], page_index=90, uid="0123456789ab")
+    assert calculate("total_debt", [facts[0], elsewhere, facts[3]], FY).value == pytest.approx(
+        6_733 * M
+    )  # a row on another page (a note) is not added

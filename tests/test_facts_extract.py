@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from calculator import calculate
+from domain.periods import Period
 from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import _line_values, parse_value
@@ -344,3 +346,37 @@ def test_a_page_after_a_finished_statement_or_finishing_nothing_is_not_the_state
     # a page that would go on with an unfinished statement but reads none of its last lines
     assert not [f for f in document_facts([_stored(61, _CASH_FLOW_TOP), _stored(62, _NOTE_AFTER)])
                 if f.page_index == 62]  # fmt: skip
+
+
+_BALANCE_SHEET = (
+    "CONSOLIDATED BALANCE SHEETS\n(In millions)\nSeptember 24, 2022\nSeptember 25, 2021\n"
+    "ASSETS:\nCurrent assets:\nCash and cash equivalents\n$\n23,646\n$\n34,940\n"
+    "Marketable securities\n24,658\n27,699\nTotal current assets\n135,405\n134,836\n"
+    "Non-current assets:\nMarketable securities\n120,805\n127,877\n"
+    "Total assets\n$\n352,755\n$\n351,002\n"
+    "LIABILITIES AND SHAREHOLDERS' EQUITY:\nCurrent liabilities:\n"
+    "Commercial paper\n9,982\n6,000\nTerm debt\n11,128\n9,613\n"
+    "Total current liabilities\n153,982\n125,481\n"
+    "Non-current liabilities:\nTerm debt\n98,959\n109,106\n"
+    "Total liabilities\n302,083\n287,912\n"
+)
+
+
+def test_a_balance_sheet_row_is_read_in_its_place():
+    """Apple prints "Term debt" among current and again among non-current liabilities, and
+    "Marketable securities" among both kinds of assets: each is read where it stands, and
+    short-term debt is both current debt rows (the calculator adds them)."""
+    facts = [f for f in facts_from_page(_stored(40, _BALANCE_SHEET), 540) if f.fy == 2022]
+    by_label = [(f.label, f.concept) for f in facts]
+    assert by_label[:3] == [
+        ("Cash and cash equivalents", "cash"),
+        ("Marketable securities", "short_term_investments"),
+        ("Total current assets", "current_assets"),
+    ]
+    assert ("Marketable securities", None) in by_label  # the non-current one
+    assert [(f.concept, f.value) for f in facts if f.label == "Term debt"] == [
+        ("short_term_debt", 11_128e6),
+        ("long_term_debt", 98_959e6),
+    ]
+    total = calculate("total_debt", facts, Period(fy=2022))
+    assert total.value == 9_982e6 + 11_128e6 + 98_959e6

@@ -9,6 +9,7 @@ number in a report.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from retrieval.facts.fiscal import place_columns
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import Row, Segment, segments, year_line
 from retrieval.facts.model import Fact
-from retrieval.facts.vocabulary import concept_for, normalise_label
+from retrieval.facts.vocabulary import concept_for, concept_in_section, normalise_label
 from retrieval.pages import Page
 
 #: Statements whose tables are read; an equity statement's columns are components
@@ -52,6 +53,9 @@ _SUPPLEMENTAL = re.compile(
     r"deed of cross|pro forma|consolidating|non-gaap|reconciliation",
     re.IGNORECASE,
 )
+#: A heading that opens the current items: "Current assets:", "Current liabilities:".
+_CURRENT_HEADING = re.compile(r"^\s*current\b", re.IGNORECASE)
+_NON_CURRENT_HEADING = re.compile(r"\bnon-?current\b|\blong-term\b", re.IGNORECASE)
 _HEAD_LINES = 12  # a scale note printed above the heading is still the table's
 
 
@@ -157,13 +161,44 @@ def _read_page(
             unscaled = True
             continue
         shares = share_scale(header if scale_of(header) else head, scale)
+        place = BalancePlace()
         for row in _split_unlabelled_totals(segment.rows, width):
             if len(row.values) != width:
                 continue  # an empty cell PyMuPDF dropped: the columns cannot be told apart
             if len(cols) < width:
                 row = Row(row.label, row.section, row.values[: len(cols)], row.statement)
-            found.extend(_row_facts(page, page_id, segment, row, cols, periods, scale, shares))
+            facts = _row_facts(page, page_id, segment, row, cols, periods, scale, shares)
+            if segment.statement == "balance" and facts:
+                concept = place.read(facts[0].label, facts[0].concept, row.section)
+                facts = [dataclasses.replace(f, concept=concept) for f in facts]
+            found.extend(facts)
     return found, stated, unscaled
+
+
+class BalancePlace:
+    """Where a balance sheet's rows stand, read row by row: among current items under a
+    "Current assets:" or "Current liabilities:" heading, among non-current ones after the
+    total of current items (until the next such heading, or total assets). A bare "Term
+    debt" is placed so (:func:`concept_in_section`), and a current-only concept is none
+    only under a heading that says non-current: a sheet whose total assets went unread
+    (MGM's) would otherwise read its current liabilities as non-current."""
+
+    def __init__(self) -> None:
+        self.section = ""
+        self.opened_by = ""
+
+    def read(self, label: str, concept: str | None, heading: str) -> str | None:
+        """The row's concept as its place reads it; the place after it is kept."""
+        if _CURRENT_HEADING.search(heading) and heading != self.opened_by:
+            self.section, self.opened_by = "current", heading
+        placed = concept_in_section(concept, label, self.section)
+        if placed is None and not _NON_CURRENT_HEADING.search(heading):
+            placed = concept  # a current-only concept goes only under a non-current heading
+        if concept in ("current_assets", "current_liabilities"):
+            self.section = "non_current"
+        elif concept == "total_assets":
+            self.section = ""
+        return placed
 
 
 def _row_facts(page, page_id, segment, row, cols, periods, scale, shares) -> list[Fact]:
