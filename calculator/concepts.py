@@ -80,7 +80,9 @@ CONCEPTS: dict[str, ConceptInfo] = {
 #: income attributable to its shareholders. Gross profit is often not printed at all, and
 #: a company that sells products and services may cost them on two rows with no total.
 #: A balance sheet that prints no short-term investments or marketable securities holds
-#: none, so the quick ratio's quick assets are its cash and receivables. A company that
+#: none, so the quick ratio's quick assets are its cash and receivables; one that prints
+#: no short-term debt owes none within the year, so its total debt is its long-term debt
+#: (Adobe's FY2021, read beside its long-term debt). A company that
 #: prints sales and marketing and general and administrative expenses on two rows (eBay,
 #: Oracle, Salesforce) prints no SG&A: it is their sum, as analysts take it.
 SUBSTITUTES: dict[str, str] = {
@@ -89,6 +91,7 @@ SUBSTITUTES: dict[str, str] = {
     "cost_of_revenue": "abs(cost_of_products) + abs(cost_of_services)",
     "sga": "abs(sales_marketing) + abs(general_administrative)",
     "short_term_investments": "0",
+    "short_term_debt": "0",
 }
 
 

@@ -303,3 +303,10 @@ def test_short_term_debt_printed_on_two_rows_is_their_sum_each_row_once():
     assert calculate("total_debt", [facts[0], elsewhere, facts[3]], FY).value == pytest.approx(
         6_733 * M
     )  # a row on another page (a note) is not added
+
+
+def test_a_balance_sheet_with_no_short_term_debt_row_owes_none_within_the_year():
+    facts = [fact("long_term_debt", 2021, 4_123 * M, statement="balance")]
+    result = calculate("total_debt", facts, FY)
+    assert result.value == pytest.approx(4_123 * M)
+    assert result.notes == ("short-term debt FY2021: none printed, read as 0",)

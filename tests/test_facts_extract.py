@@ -300,6 +300,10 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Sales and marketing", "income", "USD", "sales_marketing"),
         ("General and administrative", "income", "USD", "general_administrative"),
         ("Selling, general and administrative expenses", "income", "USD", "sga"),
+        # short-term debt under the names Verizon, J&J and Oracle print it
+        ("Debt maturing within one year", "balance", "USD", "short_term_debt"),
+        ("Loans and notes payable (Note 7)", "balance", "USD", "short_term_debt"),
+        ("Notes payable, current", "balance", "USD", "short_term_debt"),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
