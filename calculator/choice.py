@@ -277,7 +277,9 @@ def _core_formula(asked: str, phrases: tuple) -> tuple[str, str] | None:
             formula = " ".join(f"abs({p})" if p in OUTFLOWS and len(best) > 1 else p for p in best)
             if len(best) == 1 and best[0] in OUTFLOWS:
                 formula = f"abs({best[0]})"
-            return formula, _title(best)
+            # "net income as a percent of revenue" is the net margin, and says so
+            named = next((m.title for m in METRICS_BY_NAME.values() if m.formula == formula), None)
+            return formula, named or _title(best)
     return None
 
 

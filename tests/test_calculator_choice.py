@@ -272,3 +272,19 @@ def test_presentation_for_a_formula_chosen_elsewhere():
     question = "What is Contoso's FY2021 operating margin (as a %)?"
     assert presentation_for(question, "operating_income / revenue").display == "percent"
     assert presentation_for("Contoso's FY2021 current ratio?", "current_ratio").display == "ratio"
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "title"),
+    [
+        ("What was net income as a percent of revenue?", "net_income_attributable / revenue",
+         "Net margin"),
+        ("What was operating income as a % of revenue?", "operating_income / revenue",
+         "Operating margin"),
+        ("What was SG&A as a percent of revenue?", "sga / revenue", "SG&A ÷ revenue"),
+    ],
+)  # fmt: skip
+def test_a_ratio_in_words_that_is_a_named_metric_takes_its_name(question, formula, title):
+    choice = choose_formula(question, Period(fy=2021))
+    assert isinstance(choice, FormulaChoice)
+    assert (choice.formula, choice.title) == (formula, title)
