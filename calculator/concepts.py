@@ -82,9 +82,9 @@ CONCEPTS: dict[str, ConceptInfo] = {
 #: A balance sheet that prints no short-term investments or marketable securities holds
 #: none, so the quick ratio's quick assets are its cash and receivables; one that prints
 #: no short-term debt owes none within the year, so its total debt is its long-term debt
-#: (Adobe's FY2021, read beside its long-term debt). A company that
-#: prints sales and marketing and general and administrative expenses on two rows (eBay,
-#: Oracle, Salesforce) prints no SG&A: it is their sum, as analysts take it.
+#: (Adobe's FY2021). A company that prints sales and marketing and general and
+#: administrative expenses on two rows (eBay, Oracle, Salesforce) prints no SG&A line: it
+#: is their sum, as analysts take it.
 SUBSTITUTES: dict[str, str] = {
     "net_income_attributable": "net_income",
     "gross_profit": "revenue - abs(cost_of_revenue)",

@@ -1,5 +1,5 @@
 """A yes/no question on whether a company paid an item its cash-flow statement does not print
-is answered "No" by code.
+is answered "No" by code, and a ratio of that item (a dividend payout ratio) is 0.
 
 Asked "Has Salesforce paid dividends to common shareholders in FY2023?", the model answered
 "Yes" beside an unrelated stock figure; Salesforce paid none, and its cash-flow statement has
@@ -57,10 +57,10 @@ def absent_verdict(
 
 
 def zero_ratio_verdict(choice: FormulaChoice, facts: Iterable[Fact], period: str) -> str | None:
-    """``0: the FY2020 cash-flow statement reports no dividends paid`` when the ratio
-    ``choice`` computes divides such an item (a dividend payout ratio) and ``facts`` read a
-    financing section with no row for it: a company that paid none has a ratio of 0, where
-    the figure had been a gap."""
+    """``Dividend payout ratio in FY2020 was 0: the cash-flow statement reports no
+    dividends paid`` when the ratio ``choice`` computes divides such an item and ``facts``
+    read a financing section with no row for it: a company that paid none has a ratio of
+    0, where the figure had been a gap."""
     formula = METRICS_BY_NAME[choice.formula].formula if choice.formula in METRICS_BY_NAME else ""
     numerator = _ITEM_OVER.match(formula or choice.formula)
     if numerator is None or not _absent(numerator.group(1), facts):

@@ -256,8 +256,8 @@ class Figures:
     def inapplicable(self, question: str, ref: SliceRef) -> tuple[str, str, Computed] | None:
         """(the metric's title, code's verdict that it does not apply, the revenue reported
         instead) when the company's statements lack what the metric is built on
-        (:mod:`programs.inapplicable`); or (the item's title, code's "No", the financing
-        total) when they print no such payment (:mod:`programs.absent_items`)."""
+        (:mod:`programs.inapplicable`); or (the item's title, code's "No" or its ratio's 0,
+        the financing total) when they print no such payment (:mod:`programs.absent_items`)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = asked_period(question, ref)
@@ -271,7 +271,7 @@ class Figures:
         if choice and none:
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
-        lacking = why_inapplicable(concepts, self.sector(ref.ticker), self.facts(ref))
+        lacking = why_inapplicable(concepts, self.sector(ref.ticker), facts)
         revenue = self._concept("revenue", ref, period) if lacking else None
         if choice is None or lacking is None or revenue is None:
             return None

@@ -368,7 +368,7 @@ def _fact_pages(table: PartTable) -> list[Citation]:
 
 
 def _verdict(
-    ask: PartAsk, breakdown: Breakdown, named: Sequence[Part] = ()
+    ask: PartAsk, breakdown: Breakdown, asked_parts: Sequence[Part] = ()
 ) -> tuple[str, Part | None]:
     """Code's answer to the choice asked, and the part it names (None for a list); a list
     asked of two parts the question names ("How did Americas' growth compare with
@@ -376,7 +376,7 @@ def _verdict(
     parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
     if not parts:
         return "", None
-    if ask.kind == "listed" and (compared := _compared(ask, breakdown, named)):
+    if ask.kind == "listed" and (compared := _compared(ask, breakdown, asked_parts)):
         return compared, None
     if ask.kind == "offered":
         ranked = sorted(parts, key=lambda p: -p.value)
