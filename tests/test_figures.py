@@ -428,64 +428,49 @@ def _with_cash_flow(*rows: tuple[str, str | None, float]) -> list[Fact]:
     return _software_facts() + flows
 
 
+#: Cash-flow rows, and whether they say no dividends were paid.
+_DIVIDEND_ROWS = [
+    ([("Net cash used in financing activities", "cff", -3_562e6)], True),
+    # a row the vocabulary does not know still names the item: code says nothing
+    (
+        [
+            ("Cash dividends declared and paid", None, -100e6),
+            ("Net cash used in financing activities", "cff", -3_562e6),
+        ],
+        False,
+    ),
+    # the financing section was not read: a gap in the facts, not an absence
+    ([("Net cash provided by operating activities", "cfo", 7_111e6)], False),
+]
+
+
+@pytest.mark.parametrize(("rows", "absent"), _DIVIDEND_ROWS)
 @pytest.mark.parametrize(
-    ("rows", "answered"),
+    ("question", "title", "opening"),
     [
-        ([("Net cash used in financing activities", "cff", -3_562e6)], True),
-        # a row the vocabulary does not know still names the item: code says nothing
-        (
-            [
-                ("Cash dividends declared and paid", None, -100e6),
-                ("Net cash used in financing activities", "cff", -3_562e6),
-            ],
-            False,
-        ),
-        # the financing section was not read: a gap in the facts, not an absence
-        ([("Net cash provided by operating activities", "cfo", 7_111e6)], False),
+        ("Has SOFT paid dividends to common shareholders in FY2023?", "Dividends paid (none)",
+         "No: the FY2023 cash-flow statement reports no dividends paid¹."),
+        # a ratio of a payment none was made of is 0, not a gap
+        ("What is SOFT's FY2023 dividend payout ratio?", "Dividend payout ratio (none paid)",
+         "Dividend payout ratio in FY2023 was 0: the cash-flow statement reports no dividends "
+         "paid¹."),
     ],
-)
-def test_a_payment_the_cash_flow_statement_does_not_print_is_answered_no(rows, answered):
+)  # fmt: skip
+def test_a_payment_the_cash_flow_statement_does_not_print(rows, absent, question, title, opening):
+    """Asked whether it was paid, "No"; asked its payout ratio, 0; where a row names
+    dividends, or the financing section was not read, code says nothing of the kind."""
     figures = Figures(lambda ref: _with_cash_flow(*rows))
-    question = "Has SOFT paid dividends to common shareholders in FY2023?"
     found = figures.answer(question, SOFT_2023)
-    if not answered:
+    if not absent:
         assert found is None or "reports no dividends" not in found[0].body
         return
     probe = figures.probe(question, SOFT_2023)
-    assert probe is not None and probe.probe_title == "Dividends paid (none)"
+    assert probe is not None and probe.probe_title == title
     answer, figure = found
-    assert answer.body.startswith("No: the FY2023 cash-flow statement reports no dividends paid¹.")
+    assert answer.body.startswith(opening)
     assert "in FY2023 was -$3,562 million¹" in answer.body and figure.uids == ["abcdef012348"]
-    # asked how much, not whether: no verdict is code's to give
+
+
+def test_asked_how_much_was_paid_code_gives_no_verdict():
+    figures = Figures(lambda ref: _with_cash_flow(*_DIVIDEND_ROWS[0][0]))
     assert figures.answer("What were SOFT's dividends paid in FY2023?", SOFT_2023) is None
-
-
-@pytest.mark.parametrize(
-    ("rows", "zero"),
-    [
-        ([("Net cash used in financing activities", "cff", -3_562e6)], True),
-        (
-            [
-                ("Cash dividends declared and paid", None, -100e6),
-                ("Net cash used in financing activities", "cff", -3_562e6),
-            ],
-            False,
-        ),
-        ([("Net cash provided by operating activities", "cfo", 7_111e6)], False),
-    ],
-)
-def test_a_ratio_of_a_payment_the_cash_flow_statement_does_not_print_is_zero(rows, zero):
-    """A dividend payout ratio where no dividends were paid is 0, not a gap; where a row
-    names dividends, or the financing section was not read, code says nothing of the kind."""
-    figures = Figures(lambda ref: _with_cash_flow(*rows))
-    question = "What is SOFT's FY2023 dividend payout ratio?"
-    found = figures.answer(question, SOFT_2023)
-    if not zero:
-        assert found is None or " was 0: " not in found[0].body
-        return
-    probe = figures.probe(question, SOFT_2023)
-    assert probe is not None and probe.probe_title == "Dividend payout ratio (none paid)"
-    answer, _ = found
-    assert answer.body.startswith(
-        "Dividend payout ratio in FY2023 was 0: the cash-flow statement reports no dividends paid¹."
-    )
