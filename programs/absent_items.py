@@ -72,3 +72,15 @@ def zero_ratio_verdict(choice: FormulaChoice, facts: Iterable[Fact], period: str
 def is_zero_ratio(verdict: str) -> bool:
     """Whether ``verdict`` is :func:`zero_ratio_verdict`'s."""
     return _ZERO in verdict
+
+
+def absence_verdict(
+    question: str, choice: FormulaChoice, facts: Iterable[Fact], period: str
+) -> str | None:
+    """Code's verdict on a payment the cash-flow statement does not print: "No" asked
+    whether it was paid (:func:`absent_verdict`), 0 asked a ratio of it
+    (:func:`zero_ratio_verdict`); None otherwise."""
+    facts = list(facts)
+    return absent_verdict(question, choice, facts, period) or zero_ratio_verdict(
+        choice, facts, period
+    )

@@ -32,7 +32,7 @@ from calculator.result import Calculation
 from citations.markup import MARKER_RE, CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period, read_periods
-from programs.absent_items import absent_verdict, zero_ratio_verdict
+from programs.absent_items import absence_verdict
 from programs.comparisons import (
     choice_answer,
     cover_answer,
@@ -264,11 +264,7 @@ class Figures:
         choice = _choice(question, period)
         concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
         facts = self.facts(ref)
-        none = choice and (
-            absent_verdict(question, choice, facts, period.label)
-            or zero_ratio_verdict(choice, facts, period.label)
-        )
-        if choice and none:
+        if choice and (none := absence_verdict(question, choice, facts, period.label)):
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
         lacking = why_inapplicable(concepts, self.sector(ref.ticker), facts)
