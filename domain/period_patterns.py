@@ -106,6 +106,12 @@ NUMERIC_DATE_RE = re.compile(
     r"(?<![\d/.-])(?:(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>(?:19|20)\d{2})"
     r"|(?P<iy>(?:19|20)\d{2})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?![\d/.-])"
 )
+#: A filing dated by its month alone: "the 8-K filing dated May 2023", "filed in May 2023".
+#: Its day is unknown but its quarter is not: it is read as the month's middle day.
+DATED_MONTH_RE = re.compile(
+    rf"\b(?P<lead>dated|filed(?:\s+(?:in|on))?)\s+(?P<m>{MONTH})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b",
+    re.IGNORECASE,
+)
 #: "the year ended June 30, 2023": a date that closes a period, not an event in a quarter.
 PERIOD_END_RE = re.compile(r"\b(?:ended|ending)\s*$", re.IGNORECASE)
 # "Q5", "FQ0", "Q12": a quarter that does not exist (a typo the user should hear about).

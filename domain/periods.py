@@ -56,6 +56,7 @@ from domain.period_patterns import (
     BAD_QUARTER_RE,
     BETWEEN_RE,
     DATE_RE,
+    DATED_MONTH_RE,
     DEEP_RE,
     FQ_WHOLE,
     FY_WHOLE,
@@ -193,7 +194,9 @@ class Periods:
 
 def spelled_dates(text: str) -> str:
     """``text`` with each date written in figures spelled out ("6/30/2023" and "2023-06-30"
-    -> "June 30, 2023"), for the date patterns; figures that are no date stay as written."""
+    -> "June 30, 2023"), and a filing dated by its month alone given the month's middle day
+    ("dated May 2023" -> "dated May 15, 2023"), for the date patterns; figures that are no
+    date stay as written."""
 
     def spell(m: re.Match[str]) -> str:
         if m.group("y"):
@@ -205,7 +208,8 @@ def spelled_dates(text: str) -> str:
             return m.group()
         return f"{MONTH_NAMES[month - 1]} {day}, {year}"
 
-    return NUMERIC_DATE_RE.sub(spell, text)
+    spelled = NUMERIC_DATE_RE.sub(spell, text)
+    return DATED_MONTH_RE.sub(lambda m: f"{m['lead']} {m['m']} 15, {m['y']}", spelled)
 
 
 def _date_parts(m: re.Match[str]) -> tuple[int, int, int]:

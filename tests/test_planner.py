@@ -93,6 +93,10 @@ def test_llm_quarters_count_only_when_the_question_speaks_of_quarters(cells):
         ("What was on the agenda of PepsiCo's 8-K dated 1st July 2022?", [3]),
         ("PepsiCo's AGM held on Sept. 3rd, 2022 and Dec 1 2022", [3, 4]),
         ("PepsiCo's revenue in the fiscal year ended December 31, 2022", []),
+        # a filing dated by its month alone is in that month's quarter
+        ("What was the key agenda of PepsiCo's 8-K filing dated May 2023?", [2]),
+        ("What did the 8-K PepsiCo filed in July 2022 announce?", [3]),
+        ("PepsiCo's revenue in the fiscal year ended May 2023", []),
     ],
 )
 def test_a_dated_event_falls_in_its_calendar_quarter(cells, question, quarters):
