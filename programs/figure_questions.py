@@ -71,8 +71,8 @@ def asks_adjusted(question: str) -> bool:
 
 #: A share of a figure that comes from one of its parts ("What share of Oracle's FY2023
 #: revenue came from cloud services and license support?"): the part's line is no concept.
-_SHARE_FROM_RE = re.compile(
-    r"\b(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\b[^?]{0,80}?"
+SHARE_FROM_RE = re.compile(
+    r"\b(?:share|percent(?:age)?|proportion|portion|fraction|how\s+much)\s+of\b[^?]{0,80}?"
     r"\b(?:came|comes?|derived|generated|earned|contributed)\s+(?:from|by)\b",
     re.IGNORECASE,
 )
@@ -93,7 +93,7 @@ def outside_the_statements(question: str) -> bool:
     agents read the segment table or the company's own reconciliation; likewise a figure it
     guides to, not one it reported."""
     asked = drop_instructions(question)
-    patterns = (PART_RE, _SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
+    patterns = (PART_RE, SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
     return any(pattern.search(asked) for pattern in patterns)
 
 

@@ -24,7 +24,7 @@ from calculator.breakdown import Breakdown, Part, find_breakdown
 from calculator.result import Calculation, fact_citation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
-from programs.figure_questions import PART_RE, asks_adjusted
+from programs.figure_questions import PART_RE, SHARE_FROM_RE, asks_adjusted
 from programs.page_hits import PageHit, page_citation
 from retrieval.facts.headings import heading_statement
 from signatures.probes import Probe
@@ -99,7 +99,8 @@ _FOOTNOTE_MARKS = re.compile(r"(?:\s*\((?:\d+|[a-z])\))+\s*$")
 class PartAsk:
     """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest`` (by
     size), ``fastest``, ``slowest`` (by change), ``above`` (a share ``threshold``, in %),
-    ``declined``, ``listed`` or ``offered`` (what the company sells)."""
+    ``declined``, ``listed``, ``offered`` (what the company sells) or ``named`` (the
+    parts the question names by their labels, "how much of revenue came from Services?")."""
 
     kind: str
     measure: str  # "revenue", "operating income", "net income"
@@ -115,6 +116,8 @@ def read_part_ask(question: str) -> PartAsk | None:
     measure = next((name for pattern, name in _MEASURES if pattern.search(question)), None)
     if measure is None and _OFFERINGS.search(question):
         return PartAsk("offered", "revenue")
+    if measure is not None and SHARE_FROM_RE.search(question):
+        return PartAsk("named", measure)  # "how much of revenue came from Services?"
     if not (_PART_NOUN.search(question) or PART_RE.search(question)):
         return None
     if measure is None and _GROWTH.search(question):
@@ -184,7 +187,8 @@ class PartTables:
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
         offered = ask.kind == "offered"
-        goods = offered or bool(_BUSINESS_NOUN.search(question))  # lines of business
+        # lines of business, or a part named by its label ("Services", "hardware")
+        goods = offered or ask.kind == "named" or bool(_BUSINESS_NOUN.search(question))
         kinds = _PLACE_TITLES if places_asked else _OFFERING_TITLES if goods else _PART_TITLES
         hits = list(self._search(question, ref))
         for kind in kinds:
@@ -197,15 +201,15 @@ class PartTables:
             and (_places(breakdown) or not places_asked)  # places asked, places read
             and not (offered and _places(breakdown))  # what it sells is not where
         ]
+        if ask.kind == "named":  # only a table that holds the part asked
+            found = [f for f in found if _named(question, f[1])]
         if not found:
             return None
         # The best fit to the question's words; the search's order among equals.
         hit, breakdown = max(found, key=lambda f: fit(question, f[0].text, f[1]))
         page = page_citation(hit)
         kept = prior if breakdown.prior_total is not None else None
-        asked = _words(question)
-        named = tuple(p for p in breakdown.parts if (own := _words(part_label(p))) <= asked and own)
-        return PartTable(ask, breakdown, page, total, kept, named)
+        return PartTable(ask, breakdown, page, total, kept, _named(question, breakdown))
 
 
 #: How filings title a table of revenue by part, by place, and by what is sold.
@@ -222,6 +226,12 @@ _COMMON = frozenset(
     "a an and as at by for from in of on or the to total other net sales revenue revenues "
     "income operating".split()
 )
+
+
+def _named(question: str, breakdown: Breakdown) -> tuple[Part, ...]:
+    """The parts whose labels the question writes out ("Americas", "Services")."""
+    asked = _words(question)
+    return tuple(p for p in breakdown.parts if (own := _words(part_label(p))) and own <= asked)
 
 
 def _words(text: str) -> set[str]:
@@ -378,6 +388,13 @@ def _verdict(
         return "", None
     if ask.kind == "listed" and (compared := _compared(ask, breakdown, asked_parts)):
         return compared, None
+    if ask.kind == "named" and asked_parts:
+        shares = "; ".join(
+            f"{part_label(p)}: {_money(p.value)}, {breakdown.share(p) * 100:.1f}% of "
+            f"{ask.measure}{_change(breakdown, p)}"
+            for p in asked_parts
+        )
+        return shares, asked_parts[0]
     if ask.kind == "offered":
         ranked = sorted(parts, key=lambda p: -p.value)
         named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in ranked)

@@ -215,3 +215,19 @@ def test_two_parts_the_question_compares_open_the_answer_with_their_comparison(f
     # one part named, or none: the list as before, with no comparison
     one, _ = figures.answer(question.replace(" with its Global Services segment", ""), PLANE_2022)
     assert one.body.startswith("Revenue in FY2022 was $66,608 million")
+
+
+def test_a_part_asked_by_its_label_is_read_from_the_table_that_holds_it(figures):
+    """A question such as "How much of revenue came from Global Services?" names a part by
+    its label: the answer is that part's amount and share, never the consolidated revenue;
+    a part no table holds gets no answer from code."""
+    question = "How much of PLANE's FY2022 revenue came from Global Services?"
+    assert read_part_ask(question) == PartAsk("named", "revenue")
+    answer, figure = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(
+        "Global Services: $17,611 million, 26.4% of revenue, +7.9% from $16,328 million¹˒²."
+    )
+    assert figure.title == "Revenue of Global Services"
+    unheld = question.replace("Global Services", "cruise ships")
+    assert figures.part_table(unheld, PLANE_2022) is None
+    assert figures.answer(unheld, PLANE_2022) is None  # not the consolidated revenue either
