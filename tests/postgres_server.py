@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -57,8 +59,17 @@ class EmbeddedServer:
     def stop(self) -> None:
         self.server.stop()
 
-    def start(self) -> None:
-        self.server.ensure_postgres_running()
+    def start(self, attempts: int = 3) -> None:
+        """Start it again. On a busy machine ``pg_ctl``'s 10 s limit can pass while the
+        server goes on starting; the next try finds it running, or starts it."""
+        for attempt in range(attempts):
+            try:
+                self.server.ensure_postgres_running()
+                return
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(2)
 
 
 def start_embedded(folder: Path, attempts: int = 3) -> EmbeddedServer:
