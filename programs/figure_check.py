@@ -267,7 +267,29 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
                 lands = stated and stated[0].start <= 1 and same_kind(stated[0], after)
                 if lands and states_figure(stated[0], after):
                     return True
+            if _moved_after(text, after, words):
+                return True
     return False
+
+
+def _moved_after(text: str, after: Figure, words: Sequence[re.Pattern[str]]) -> bool:
+    """Whether ``text`` states the later figure and then, in the same clause, moves it the
+    wrong way: "the FY2023 effective tax rate was 25.9%, which decreased from FY2022" of a
+    rate that rose from 21.9%."""
+    for number in extract_numbers(text):
+        if not (same_kind(number, after) and states_figure(number, after)):
+            continue
+        lead = _SAID_OF_IT.match(text, number.end)
+        if lead and any(pattern.match(text, lead.end()) for pattern in words):
+            return True
+    return False
+
+
+#: What joins a figure to a word said of it: "25.9%, which decreased", "25.9% (down".
+#: Citation marks between them are skipped ("25.9%¹, which").
+_SAID_OF_IT = re.compile(
+    r"[\s,(⁰¹²³⁴⁵⁶⁷⁸⁹˒†]*(?:(?:which|that)\s+(?:has\s+|had\s+|was\s+|is\s+)?)?"
+)
 
 
 def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
