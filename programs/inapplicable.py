@@ -70,11 +70,37 @@ def lacking_inventory(concepts: Iterable[str], facts: Iterable[Fact]) -> str | N
     return "its statements carry no inventory"
 
 
+#: A row that totals or names a current section ("Total current liabilities").
+_CURRENT_ROW = re.compile(r"\bcurrent\s+(?:assets|liabilities)\b", re.IGNORECASE)
+
+
+def lacking_classification(concepts: Iterable[str], facts: Iterable[Fact]) -> str | None:
+    """Why working capital, the current ratio or the quick ratio does not apply ("its
+    balance sheet is not classified") when ``concepts`` read current assets or liabilities
+    and ``facts`` include a balance sheet's total assets but no row names a current section:
+    a REIT such as Boston Properties, like a bank, prints no current assets or liabilities.
+    No balance sheet read: a gap, not a trait."""
+    if not {"current_assets", "current_liabilities"} & set(concepts):
+        return None
+    facts = [f for f in facts if f.statement == "balance"]
+    if not any(f.concept == "total_assets" for f in facts):
+        return None
+    if any(f.concept in ("current_assets", "current_liabilities") for f in facts):
+        return None
+    if any(_CURRENT_ROW.search(f.label) for f in facts):
+        return None
+    return "its balance sheet is not classified (no current assets or liabilities)"
+
+
 def why_inapplicable(concepts: Iterable[str], sector: str, facts: Iterable[Fact]) -> str | None:
     """Why the metric whose inputs are ``concepts`` does not apply to the company whose
-    sector and slice facts are given (either reason above); None when it applies."""
-    concepts = set(concepts)
-    return lacking_at_financials(concepts, sector) or lacking_inventory(concepts, facts)
+    sector and slice facts are given (any reason above); None when it applies."""
+    concepts, facts = set(concepts), list(facts)
+    return (
+        lacking_at_financials(concepts, sector)
+        or lacking_inventory(concepts, facts)
+        or lacking_classification(concepts, facts)
+    )
 
 
 def inapplicable_verdict(title: str, ticker: str, reason: str) -> str:

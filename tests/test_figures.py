@@ -474,3 +474,43 @@ def test_a_payment_the_cash_flow_statement_does_not_print(rows, absent, question
 def test_asked_how_much_was_paid_code_gives_no_verdict():
     figures = Figures(lambda ref: _with_cash_flow(*_DIVIDEND_ROWS[0][0]))
     assert figures.answer("What were SOFT's dividends paid in FY2023?", SOFT_2023) is None
+
+
+def _unclassified_facts(current_row: str | None = None) -> list[Fact]:
+    """A REIT's FY2023 statements: revenue and a balance sheet with total assets and no
+    current section, unless ``current_row`` labels one (its concept unnamed)."""
+    facts = [f for f in _software_facts() if f.concept != "current_assets"]
+    row = dict(uid="abcdef012347", page_id=9, doc_name="SOFT_2023_10K",
+               doc_label="SOFT 10-K FY2023", page_index=61, ticker="SOFT", fy=2023, fq=None,
+               column="2023", unit="USD", statement="balance", duration="instant")  # fmt: skip
+    facts.append(Fact(label="Total assets", concept="total_assets", value=18e9, **row))
+    if current_row:
+        facts.append(Fact(label=current_row, concept=None, value=2e9, **row))
+    return facts
+
+
+@pytest.mark.parametrize(
+    ("facts", "applies"),
+    [
+        (_unclassified_facts(), False),
+        (_unclassified_facts("Total current liabilities (Note 4)"), True),  # a current section
+        (_software_facts(balance=False), True),  # no balance sheet read: a gap, not a trait
+    ],
+)
+def test_working_capital_does_not_apply_to_an_unclassified_balance_sheet(facts, applies):
+    """A REIT prints no current assets or liabilities: working capital and the quick ratio
+    do not apply (Boston Properties' had been answered as total assets less liabilities)."""
+    figures = Figures(lambda ref: facts, sectors={"SOFT": "Real Estate"})
+    for question in (
+        "Does SOFT have positive working capital based on FY2023 data?",
+        "What is SOFT's FY2023 quick ratio?",
+    ):
+        found = figures.inapplicable(question, SOFT_2023)
+        if applies:
+            assert found is None
+            continue
+        assert found is not None
+        assert found[1].endswith(
+            "its balance sheet is not classified (no current assets or liabilities); its "
+            "revenue is read instead"
+        )
