@@ -72,6 +72,7 @@ _DECLINED = re.compile(
     r"\b(?:declin\w*|shr[aiu]nk\w*|fell|fall\w*|decreas\w*|drag\w*|drop\w*|contract\w*)\b", re.I
 )
 _GROWTH = re.compile(r"\bgr[eo]w(?:th|s|ing)?\b", re.I)
+_PRESENCE = re.compile(r"\b(?:presence|operates?\s+in|does\s+business\s+in)\b", re.I)
 #: "What are the major products and services Apple sells?": its offerings are the parts,
 #: listed by the revenue each brings (a question naming a measure is read as that measure).
 _OFFERINGS = re.compile(
@@ -120,8 +121,10 @@ def read_part_ask(question: str) -> PartAsk | None:
         return PartAsk("named", measure)  # "how much of revenue came from Services?"
     if not (_PART_NOUN.search(question) or PART_RE.search(question)):
         return None
-    if measure is None and _GROWTH.search(question):
-        measure = "revenue"  # "which segment dragged down growth": a company grows by sales
+    if measure is None and (_GROWTH.search(question) or _PRESENCE.search(question)):
+        # "which segment dragged down growth": a company grows by sales; "the geographies
+        # it has a presence in": the places its sales come from
+        measure = "revenue"
     if measure is None:
         return None
     yes_no = _YES_NO.search(question) is not None

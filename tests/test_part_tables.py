@@ -64,6 +64,8 @@ def figures():
         ("What was operating income by segment in FY2022?", "listed", "operating income"),
         ("How did US sales growth compare with international?", "listed", "revenue"),
         ("Which region had the worst topline performance in 2022?", "slowest", "revenue"),
+        ("What are the geographies that PLANE has a presence in?", "listed", "revenue"),
+        ("Which regions does PLANE operate in as of FY2022?", "listed", "revenue"),
         ("Which product category grew fastest in FY2021?", "fastest", "revenue"),
         ("What are the major products and services that PLANE sells?", "offered", "revenue"),
         ("What does PLANE sell as of FY2022?", "offered", "revenue"),
