@@ -171,6 +171,32 @@ def _cite_uncited(body: str, markers_for: Callable[[str], list[int]]) -> tuple[s
     return out, added
 
 
+def _cite_pages(
+    answer: CitedAnswer,
+    pages_for: Callable[[str], list[str]],
+    citations: Mapping[str, Citation],
+) -> tuple[CitedAnswer, int]:
+    """``answer`` with a marker after each uncited sentence for the pages ``pages_for``
+    (sentence text -> page uids, empty for none) gives it, each page numbered once among
+    the answer's footnotes (a new one after the last), and how many sentences got one."""
+    number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
+    footnotes = list(answer.references.footnotes)
+
+    def numbered(sentence: str) -> list[int]:
+        uids = [uid for uid in pages_for(sentence) if uid in citations]
+        for uid in uids:
+            if uid not in number_of:
+                number_of[uid] = max(number_of.values(), default=0) + 1
+                footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
+        return [number_of[uid] for uid in uids]
+
+    body, added = _cite_uncited(answer.body, numbered)
+    if not added:
+        return answer, 0
+    update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
+    return answer.model_copy(update=update), added
+
+
 def attribute_uncited(
     answer: CitedAnswer,
     pages: Mapping[str, str],
@@ -180,23 +206,12 @@ def attribute_uncited(
     """``answer`` with a citation after each uncited sentence that a page supports
     (``pages``: uid -> text; ``citations``: uid -> how to cite it; ``question``: what the
     answer answers, see :func:`supporting_page`), and how many got one."""
-    number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
-    footnotes = list(answer.references.footnotes)
 
-    def page_cited(sentence: str) -> list[int]:
+    def page_of(sentence: str) -> list[str]:
         uid = supporting_page(sentence, pages, question)
-        if uid is None or uid not in citations:
-            return []
-        if uid not in number_of:
-            number_of[uid] = max(number_of.values(), default=0) + 1
-            footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
-        return [number_of[uid]]
+        return [] if uid is None else [uid]
 
-    body, added = _cite_uncited(answer.body, page_cited)
-    if not added:
-        return answer, 0
-    update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
-    return answer.model_copy(update=update), added
+    return _cite_pages(answer, page_of, citations)
 
 
 def attribute_to_findings(answer: CitedAnswer, findings: CitedAnswer) -> tuple[CitedAnswer, int]:
@@ -238,10 +253,8 @@ def attribute_to_figure(
     figure = NumberIndex.from_text(value)
     if not cited or not extract_numbers(value):
         return answer, 0
-    number_of = {f.citation.uid: f.number for f in answer.references.footnotes}
-    footnotes = list(answer.references.footnotes)
 
-    def figure_cited(sentence: str) -> list[int]:
+    def figure_pages(sentence: str) -> list[str]:
         numbers = extract_numbers(sentence)
         if not any(figure.matches(n, rel_tol=_EXACT) for n in numbers):
             return []
@@ -250,17 +263,9 @@ def attribute_to_figure(
                 continue
             if not any(_page_index(pages[uid])[1].matches(number, rel_tol=_EXACT) for uid in cited):
                 return []
-        for uid in cited:
-            if uid not in number_of:
-                number_of[uid] = max(number_of.values(), default=0) + 1
-                footnotes.append(Footnote(number=number_of[uid], citation=citations[uid]))
-        return [number_of[uid] for uid in cited]
+        return cited
 
-    body, added = _cite_uncited(answer.body, figure_cited)
-    if not added:
-        return answer, 0
-    update = {"body": body, "references": ReferenceList(footnotes=footnotes)}
-    return answer.model_copy(update=update), added
+    return _cite_pages(answer, figure_pages, citations)
 
 
 def drop_uncited_numbers(answer: CitedAnswer) -> tuple[CitedAnswer, int]:

@@ -36,11 +36,19 @@ PageSearch = Callable[[str, SliceRef], Sequence[PageHit]]
 #: and the year before's (:meth:`programs.figures.Figures.consolidated`).
 Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculation | None]]
 
-#: The parts a question names: segments, regions, product lines (and the geographies of
-#: :data:`programs.figure_questions.PART_RE`).
+#: Parts that are lines of what a company sells: "which of its businesses", "product
+#: categories", "lines of business"; a table of them is read before one of places
+#: ("segments" may be regions: McDonald's).
+_LINES_OF_BUSINESS = (
+    r"businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
+    r"lines?\s+of\s+business"
+)
+_BUSINESS_NOUN = re.compile(rf"\b(?:{_LINES_OF_BUSINESS})\b", re.IGNORECASE)
+#: The parts a question names: segments, regions, lines of business (and the geographies
+#: of :data:`programs.figure_questions.PART_RE`).
 _PART_NOUN = re.compile(
-    r"\b(?:segments?|divisions?|regions?|geograph\w*|categor(?:y|ies)|product\s+lines?|"
-    r"business\s+(?:units?|lines?|groups?|segments?)|lines?\s+of\s+business|businesses)\b",
+    rf"\b(?:segments?|divisions?|regions?|geograph\w*|business\s+segments?|"
+    rf"{_LINES_OF_BUSINESS})\b",
     re.IGNORECASE,
 )
 #: The measures a breakdown table splits, each as the statement line code reads.
@@ -79,14 +87,6 @@ _OFFERINGS = re.compile(
     r"\b(?:products?|services?|offerings?)\b[^?.]*?\b(?:sells?|sold|offers?|provides?|makes?)\b"
     r"|\bwhat\s+(?:does|do|did)\b[^?.]*?\b(?:sell|offer)\b",
     re.I,
-)
-#: Parts that are lines of what a company sells: "which of its businesses", "product
-#: categories", "lines of business"; a table of them is read before one of places
-#: ("segments" may be regions: McDonald's).
-_BUSINESS_NOUN = re.compile(
-    r"\b(?:businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
-    r"lines?\s+of\s+business)\b",
-    re.IGNORECASE,
 )
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 #: Rows that reconcile the parts to the total rather than being a part of the business.

@@ -191,9 +191,8 @@ class BalancePlace:
         """The row's concept as its place reads it; the place after it is kept."""
         if _CURRENT_HEADING.search(heading) and heading != self.opened_by:
             self.section, self.opened_by = "current", heading
-        placed = concept_in_section(concept, label, self.section)
-        if placed is None and not _NON_CURRENT_HEADING.search(heading):
-            placed = concept  # a current-only concept goes only under a non-current heading
+        under = self.section == "non_current" and bool(_NON_CURRENT_HEADING.search(heading))
+        placed = concept_in_section(concept, label, self.section, under)
         if concept in ("current_assets", "current_liabilities"):
             self.section = "non_current"
         elif concept == "total_assets":

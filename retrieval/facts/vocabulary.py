@@ -104,16 +104,18 @@ def concept_for(label: str, statement: str, unit: str) -> str | None:
 #: Debt rows a balance sheet names by their place alone: Apple prints "Term debt" among its
 #: current liabilities and again among its non-current ones.
 _SECTION_DEBT = frozenset({"term debt", "debt", "borrowings"})
-#: Concepts that are current by definition: a row of that name among the non-current items
+#: Concepts that are current by definition: a row of that name under a non-current heading
 #: (Apple's non-current "Marketable securities") is not one.
 _CURRENT_ONLY = frozenset({"short_term_debt", "short_term_investments"})
 
 
-def concept_in_section(concept: str | None, label: str, section: str) -> str | None:
-    """``concept`` (the label's) as the row's place on a balance sheet reads it
-    (``section``: ``current``, ``non_current`` or empty where unknown): a bare debt label is
-    short-term debt among current items and long-term debt among non-current ones, and a
-    current-only concept among non-current items is none."""
+def concept_in_section(
+    concept: str | None, label: str, section: str, non_current_heading: bool
+) -> str | None:
+    """``concept`` (the label's) as the row's place on a balance sheet reads it: a bare debt
+    label is short-term debt among current items and long-term debt among non-current ones
+    (``section``: ``current``, ``non_current`` or empty where unknown), and a current-only
+    concept under a heading that says non-current (``non_current_heading``) is none."""
     if normalise_label(label) in _SECTION_DEBT and section:
         return "long_term_debt" if section == "non_current" else "short_term_debt"
-    return None if section == "non_current" and concept in _CURRENT_ONLY else concept
+    return None if non_current_heading and concept in _CURRENT_ONLY else concept
