@@ -7,7 +7,10 @@ buybacks fell in Q4?" answered "Yes, the figure is …"). Neither carries eviden
 reader (or the answer metric) takes the stray "Yes" as the answer. So a sentence of the
 draft that is itself a question, or that pastes the question's words back (its "if X is
 not meaningful, explain why" instruction), or that only says where something is written
-("The figure comes from the statement of income, specifically on page¹ …"), is removed;
+("The figure comes from the statement of income, specifically on page¹ …"), or that pastes
+a line of its own brief back ("No sources block: it is written from your hit numbers."),
+or that holds no word at all (".¹²³", the marks left of a line the model did not write), is
+removed;
 and a draft answering a question that asks "what", "which", "who", "how", "why", "when" or
 "where" (and has no yes/no clause anywhere) loses its opening "Yes,"/"No,". A yes/no
 question's verdict is never touched here: it is checked by :mod:`programs.verdicts` and
@@ -20,6 +23,8 @@ import re
 
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units
+from metrics.answer_verdicts import is_yes_no_question
+from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
 
 _WH_OPENING = re.compile(r"^\W*(?:what|which|who|whom|whose|how|why|when|where)\b", re.I)
 #: A clause a yes/no question opens with, at the start or after a comma ("Based on …, is …").
@@ -60,6 +65,14 @@ def asks_yes_or_no(question: str) -> bool:
     return any(_POLAR_CLAUSE.search(part) for part in parts)
 
 
+def opens_yes_no(question: str) -> bool:
+    """Whether a yes/no clause opens ``question``, or its first clause after a lead-in
+    ("Looking at the income statement, did …", "Based on FY2022 data, is …"): the verdict
+    is asked, which code answers where the figures settle it (:mod:`programs.verdicts`)."""
+    lead_in_removed = _LEAD_IN.sub("", question.strip(), count=1)
+    return is_yes_no_question(question) or is_yes_no_question(lead_in_removed)
+
+
 #: A sentence that says where an answer is written, not what it is ("The figure comes from
 #: the statement of income, specifically on page¹ of LMT's 2021 10-K report."): a pointer.
 _POINTER = re.compile(
@@ -97,6 +110,27 @@ def _copies(text: str, question: str) -> bool:
     return len(words.split()) >= 4 and words in _words(question)
 
 
+#: The answer step's briefs, as the words the checks compare: a draft line found in them is
+#: the prompt pasted back, not an answer.
+_BRIEFS = tuple(
+    " ".join(_WORD.findall(_INLINE_MARKERS.sub(" ", brief.lower())))
+    for brief in (ResearchProbe.instructions, AnswerProbeFromEvidence.instructions)
+)
+#: A word: a letter or a digit that is not a citation mark.
+_HAS_WORD = re.compile(r"[^\W_]")
+
+
+def _copies_brief(text: str) -> bool:
+    """Whether a sentence is a line of the answer step's own brief, pasted back."""
+    words = _words(text)
+    return len(words.split()) >= 4 and any(f" {words} " in f" {brief} " for brief in _BRIEFS)
+
+
+def _is_wordless(text: str) -> bool:
+    """Whether a sentence holds no word: punctuation and citation marks only."""
+    return not _HAS_WORD.search(_INLINE_MARKERS.sub(" ", text))
+
+
 def fit_to_question(question: str, answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` without the sentences that are questions or copy the question's words,
     and without an opening "Yes,"/"No," when ``question`` is not a yes/no question; and how
@@ -106,7 +140,13 @@ def fit_to_question(question: str, answer: CitedAnswer) -> tuple[CitedAnswer, in
         s
         for s in split_sentences(body)
         if not s.in_table
-        and (_is_question(s.text) or _copies(s.text, question) or _is_pointer(s.text))
+        and (
+            _is_question(s.text)
+            or _copies(s.text, question)
+            or _copies_brief(s.text)
+            or _is_pointer(s.text)
+            or _is_wordless(s.text)
+        )
     ]
     if echoed:  # the body's own trailing space kept, none left by a removed last sentence
         body = without_units(body, echoed).rstrip() + body[len(body.rstrip()) :]

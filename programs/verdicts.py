@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from calculator.choice import single_item
+from calculator.choice import FormulaChoice, choose_formula, single_item
 from domain.period_patterns import (
     DATE_RE,
     HALF_WITH_YEAR_RE,
@@ -35,7 +35,9 @@ from domain.period_patterns import (
     QUARTER_WITH_YEAR,
     YEAR_RE,
 )
-from metrics.answer_verdicts import is_yes_no_question, yes_no_polarity
+from domain.periods import MIN_FY, Period
+from metrics.answer_verdicts import yes_no_polarity
+from programs.answer_form import opens_yes_no
 from programs.comparisons import lower_first
 
 
@@ -73,7 +75,7 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
     figure ``title`` (its ``value``, written ``text``) is healthy; None when the question
     is not such a question or the figure has no shared benchmark."""
     benchmark = BENCHMARKS.get(title.strip().lower())
-    if benchmark is None or not is_yes_no_question(question):
+    if benchmark is None or not opens_yes_no(question):
         return None
     if not _HEALTH.search(question) or _INVERTED.search(question):
         return None
@@ -154,11 +156,15 @@ def _names(question: str, title: str) -> bool:
     """Whether ``question`` names the figure ``title``, "total" left out as people leave it
     ("has it increased its debt" names total debt), and whose it is ("Did Apple's net
     income decline?" names net income attributable to shareholders), in the plural too
-    ("Did Nike's inventories increase?" names inventory)."""
+    ("Did Nike's inventories increase?" names inventory), or in words ("net income as a
+    percent of revenue" names the net margin, :func:`calculator.choice.choose_formula`)."""
     asked, name = question.lower(), title.strip().lower()
     names = {name, name.removeprefix("total "), name.split(" attributable to ")[0]}
     names |= {n[:-1] + "ies" for n in names if n.endswith("y")}
-    return any(re.search(rf"\b{re.escape(n)}", asked) for n in names)
+    if any(re.search(rf"\b{re.escape(n)}", asked) for n in names):
+        return True
+    choice = choose_formula(f"What is {question}", Period(MIN_FY))
+    return isinstance(choice, FormulaChoice) and choice.title.lower() == name
 
 
 @dataclass(frozen=True)
@@ -213,13 +219,13 @@ def _direction_answer(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not is_yes_no_question(question) or not _names(question, title):
-        return None
-    if "margin" in title.lower() and sector.lower() == "financials":
+    if not opens_yes_no(question) or not _names(question, title):
         return None
     better, worse = bool(_BETTER.search(question)), bool(_WORSE.search(question))
     up, down = bool(RISES.search(question)), bool(FALLS.search(question))
     if better or worse:
+        if "margin" in title.lower() and sector.lower() == "financials":
+            return None  # whether it is better is not read; whether it rose is a fact
         reading = BETTER_WHEN.get(title.strip().lower())
         if reading is None:
             return None
@@ -282,7 +288,7 @@ def asks_presence(question: str, formula: str) -> bool:
     """Whether ``question`` asks yes or no on whether the company pays, holds or spends the
     item ``formula`` at all: not a comparison, a threshold, a direction or health, and not
     an item that may be signed."""
-    if single_item(formula) not in PRESENCE_FORMULAS or not is_yes_no_question(question):
+    if single_item(formula) not in PRESENCE_FORMULAS or not opens_yes_no(question):
         return False
     if not _PRESENCE.search(question) or _COMPARING.search(question):
         return False
@@ -326,7 +332,7 @@ def steadiness_verdict(
     band = _BAND.search(question)
     if not (steady or swings) or band is None or len(points) < 2:
         return None
-    if not is_yes_no_question(question):
+    if not opens_yes_no(question):
         return None
     moves = [(abs(b[1] - a[1]), a[0], b[0]) for a, b in pairwise(points)]
     largest, since, until = max(moves)

@@ -134,3 +134,30 @@ def test_a_sentence_that_only_says_where_the_answer_is_written_goes():
 def test_a_claim_that_names_its_source_is_no_pointer(claim):
     answer = CitedAnswer(body=claim)
     assert fit_to_question("What was Acme's revenue?", answer) == (answer, 0)
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "No Sources block: it is written from your hit numbers.",
+        "Cite only the hit numbers in the evidence¹.",
+        "Do not paste passages: a line copied from the evidence is removed.",
+    ],
+)
+def test_a_line_of_the_answer_steps_own_brief_goes(pasted):
+    question = "What share of Acme's FY2031 buybacks fell in its fourth quarter?"
+    answer = CitedAnswer(body=f"Acme repurchased $9.0 billion in FY2031¹. {pasted}")
+    fitted, edits = fit_to_question(question, answer)
+    assert edits == 1 and fitted.body == "Acme repurchased $9.0 billion in FY2031¹."
+
+
+def test_a_sentence_of_marks_alone_goes():
+    answer = CitedAnswer(body="Capex was $1.2 billion¹.\n\n.¹˒²˒³")
+    fitted, edits = fit_to_question("How much did Acme spend on capex in FY2031?", answer)
+    assert edits == 1 and fitted.body == "Capex was $1.2 billion¹."
+
+
+@given(st.sampled_from(("evidence", "answer", "hit numbers", "Sources block")))
+def test_a_claim_that_shares_a_few_words_with_the_brief_stays(words):
+    answer = CitedAnswer(body=f"Acme's {words} show revenue of $5,207 million¹.")
+    assert fit_to_question("What was Acme's revenue?", answer) == (answer, 0)

@@ -132,6 +132,17 @@ def _p(period: str, value: float, text: str) -> Point:
         ("Did Acme's net income decline in FY2031 Q3 compared to FY2030 Q3?",
          "Net income attributable to shareholders", (19442, 19881),
          "No: the net income attributable to shareholders rose from 19442 in FY2030"),
+        # a lead-in clause before the yes/no clause
+        ("Looking at the income statement, did Acme's operating margin in Q2 of 2031 "
+         "decrease compared to the same period in 2030?",
+         "Operating margin", (21.7, 20.4), "Yes: the operating margin fell from 21.7"),
+        ("Based on FY2031 data, has Acme's quick ratio improved?",
+         "Quick ratio", (0.9, 1.1), "Yes: the quick ratio rose"),
+        # the figure named in words: net income as a percent of revenue is the net margin
+        ("Did Acme's net income as a percent of revenue increase in Q2 of FY2031 compared "
+         "to Q2 of FY2030?", "Net margin", (-5.0, 14.1), "Yes: the net margin rose from -5"),
+        ("Did Acme's operating income as a % of sales fall in FY2031?",
+         "Operating margin", (10, 12), "No: the operating margin rose"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
@@ -140,6 +151,16 @@ def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, value
         question, title, _p("FY2030", before, f"{before:g}"), _p("FY2031", after, f"{after:g}")
     )
     assert verdict is not None and verdict.startswith(opening), verdict
+
+
+def test_a_financial_companys_margin_rising_is_a_fact_but_improving_is_not_read():
+    points = _p("FY2030", -5.0, "-5.0%"), _p("FY2031", 14.1, "14.1%")
+    rose = "Did Acme's net margin increase in FY2031?"
+    assert trend_verdict(rose, "Net margin", *points, sector="Financials") == (
+        "Yes: the net margin rose from -5.0% in FY2030 to 14.1% in FY2031"
+    )
+    improving = "Does Acme have an improving net margin profile as of FY2031?"
+    assert trend_verdict(improving, "Net margin", *points, sector="Financials") is None
 
 
 @pytest.mark.parametrize(
@@ -153,6 +174,9 @@ def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, value
         ("Has Acme's quick ratio improved?", "Current ratio", ""),  # another figure
         ("What drove the change in Acme's gross margin?", "Gross margin", ""),  # not yes/no
         ("Is Acme's gross margin above 40%?", "Gross margin", ""),  # no direction asked
+        # a question word opens the first clause: no yes/no clause after the lead-in
+        ("In FY2031, which of Acme's margins rose?", "Gross margin", ""),
+        ("Did Acme's net income as a percent of revenue rise?", "Operating margin", ""),
     ],
 )  # fmt: skip
 def test_no_trend_verdict_where_the_question_or_the_figure_does_not_call_for_one(
