@@ -11,7 +11,7 @@ from the model's probes and answer it without a model call). Its answer is one s
 the figure and a citation to every input's page; the same :class:`Figure` fills the report's
 comparison table and its formula note, so the table is code's, not the model's. A metric
 that does not apply (a bank's gross margin, a software company's inventory turnover) gets
-code's answer that it does not, beside its revenue (:mod:`programs.inapplicable`).
+code's answer that it does not, beside its revenue or cash (:mod:`programs.inapplicable`).
 """
 
 from __future__ import annotations
@@ -254,10 +254,11 @@ class Figures:
         )
 
     def inapplicable(self, question: str, ref: SliceRef) -> tuple[str, str, Computed] | None:
-        """(the metric's title, code's verdict that it does not apply, the revenue reported
-        instead) when the company's statements lack what the metric is built on
-        (:mod:`programs.inapplicable`); or (the item's title, code's "No" or its ratio's 0,
-        the financing total) when they print no such payment (:mod:`programs.absent_items`)."""
+        """(the metric's title, code's verdict that it does not apply, the figure reported
+        instead: cash for a liquidity metric, else revenue) when the company's statements
+        lack what the metric is built on (:mod:`programs.inapplicable`); or (the item's
+        title, code's "No" or its ratio's 0, the financing total) when they print no such
+        payment (:mod:`programs.absent_items`)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = asked_period(question, ref)
@@ -267,13 +268,12 @@ class Figures:
         if choice and (none := absence_verdict(question, choice, facts, period.label)):
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
-        lacking = why_inapplicable(concepts, self.sector(ref.ticker), facts)
-        revenue = self._concept("revenue", ref, period) if lacking else None
-        if choice is None or lacking is None or revenue is None:
-            return None
-        if self.compute(question, ref) is not None:  # its statements hold the inputs after all
-            return None
-        return choice.title, inapplicable_verdict(choice.title, ref.ticker, lacking), revenue
+        reason, instead = why_inapplicable(concepts, self.sector(ref.ticker), facts) or ("", ())
+        found = [(name, c) for name in instead if (c := self._concept(name, ref, period))]
+        if choice is None or not found or self.compute(question, ref) is not None:
+            return None  # nothing to read instead, or its statements hold the inputs after all
+        name, reported = found[0]
+        return choice.title, inapplicable_verdict(choice.title, ref.ticker, reason, name), reported
 
     def choose(self, question: str, ref: SliceRef) -> tuple[ChoiceQuestion, list[Computed]] | None:
         """The choice the question asks among statement figures and each option's figure,
@@ -349,8 +349,8 @@ class Figures:
             return part_answer(table)
         computed = self.compute(question, ref, parts=False)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
-            _, verdict, revenue = inapplicable
-            return self._answer(question, ref, revenue, verdict)
+            _, verdict, reported = inapplicable
+            return self._answer(question, ref, reported, verdict)
         if computed is None and (covered := self.cover(question, ref)):
             source, use = covered
             return cover_answer(

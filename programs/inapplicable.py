@@ -1,4 +1,5 @@
-"""A metric that does not apply to a company is said not to, beside its revenue.
+"""A metric that does not apply to a company is said not to, beside its revenue (its cash,
+for a liquidity ratio).
 
 Asked "What was JPMorgan's gross margin in FY2022?", the calculator found no cost of sales in
 JPMorgan's statements, a probe searched the filing, and the 1.5B model wrote "JPMorgan's
@@ -92,21 +93,31 @@ def lacking_classification(concepts: Iterable[str], facts: Iterable[Fact]) -> st
     return "its balance sheet is not classified (no current assets or liabilities)"
 
 
-def why_inapplicable(concepts: Iterable[str], sector: str, facts: Iterable[Fact]) -> str | None:
+def why_inapplicable(
+    concepts: Iterable[str], sector: str, facts: Iterable[Fact]
+) -> tuple[str, tuple[str, ...]] | None:
     """Why the metric whose inputs are ``concepts`` does not apply to the company whose
-    sector and slice facts are given (any reason above); None when it applies."""
+    sector and slice facts are given (any reason above), and what the filing reports
+    instead, as the calculator names it, first found first: cash for a liquidity ratio or
+    working capital (a REIT's liquidity is its cash, not its revenue), else revenue.
+    None when it applies."""
     concepts, facts = set(concepts), list(facts)
-    return (
+    reason = (
         lacking_at_financials(concepts, sector)
         or lacking_inventory(concepts, facts)
         or lacking_classification(concepts, facts)
     )
+    if reason is None:
+        return None
+    liquidity = {"current_assets", "current_liabilities"} & concepts
+    return reason, ("cash and cash equivalents", "revenue") if liquidity else ("revenue",)
 
 
-def inapplicable_verdict(title: str, ticker: str, reason: str) -> str:
+def inapplicable_verdict(title: str, ticker: str, reason: str, instead: str = "revenue") -> str:
     """``Gross margin does not apply to JPM: a financial company reports no cost of sales;
-    its revenue is read instead`` (no citation marks)."""
-    return f"{title} does not apply to {ticker}: {reason}; its revenue is read instead"
+    its revenue is read instead`` (no citation marks); ``instead`` is what is read."""
+    verb = "are" if instead.endswith("equivalents") else "is"
+    return f"{title} does not apply to {ticker}: {reason}; its {instead} {verb} read instead"
 
 
 def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:

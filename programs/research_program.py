@@ -167,9 +167,10 @@ class ResearchProgram(dspy.Module):
         figures, and a slice added only for a trend's prior period (``compared``) never
         gives more: researched, it answers the question for the wrong year."""
         figure = self.figures.probe(question, ref) if self.settings.figures else None
-        judged = figure is not None and self.figures.judges(question, ref)
-        # Code's figure says why a metric does not apply: the caveat asking that is answered.
+        # Code's figure says why a metric does not apply: the caveat asking that is answered,
+        # and so is whether the metric is healthy (a REIT's quick ratio is not read at all).
         inapplicable = figure is not None and self.figures.inapplicable(question, ref) is not None
+        judged = inapplicable or (figure is not None and self.figures.judges(question, ref))
         sector = "" if inapplicable else self.figures.sector(ref.ticker)
         parted = figure is not None and self.figures.part_table(question, ref) is not None
         beyond = asks_beyond_figure(question, sector, judged, parted)

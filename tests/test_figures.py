@@ -484,6 +484,7 @@ def _unclassified_facts(current_row: str | None = None) -> list[Fact]:
                doc_label="SOFT 10-K FY2023", page_index=61, ticker="SOFT", fy=2023, fq=None,
                column="2023", unit="USD", statement="balance", duration="instant")  # fmt: skip
     facts.append(Fact(label="Total assets", concept="total_assets", value=18e9, **row))
+    facts.append(Fact(label="Cash and cash equivalents", concept="cash", value=7.24e8, **row))
     if current_row:
         facts.append(Fact(label=current_row, concept=None, value=2e9, **row))
     return facts
@@ -512,5 +513,24 @@ def test_working_capital_does_not_apply_to_an_unclassified_balance_sheet(facts, 
         assert found is not None
         assert found[1].endswith(
             "its balance sheet is not classified (no current assets or liabilities); its "
-            "revenue is read instead"
+            "cash and cash equivalents are read instead"
         )
+        # a REIT's liquidity is read from its cash, not its revenue
+        assert found[2].calculation.value == 7.24e8
+
+
+def test_whether_a_metric_that_does_not_apply_is_healthy_asks_no_more(searcher):
+    """"Does the REIT have a healthy liquidity profile based on its quick ratio?": code's
+    answer that the quick ratio does not apply settles it; researched anyway, the model found
+    no page saying so in words and its dagger landed on code's sentences."""
+    from programs.research_program import ResearchProgram
+
+    program = ResearchProgram(searcher)
+    program.figures = Figures(lambda ref: _unclassified_facts(), sectors={"SOFT": "Real Estate"})
+    question = (
+        "Does SOFT have a reasonably healthy liquidity profile based on its quick ratio for "
+        "FY2023? If the quick ratio is not relevant to measure liquidity, please state that "
+        "and explain why."
+    )
+    probes = program._generate_probes(question, SOFT_2023).probes
+    assert [p.probe_title for p in probes] == ["Quick ratio (does not apply)"]
