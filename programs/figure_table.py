@@ -273,6 +273,20 @@ def _position(figure: Figure, ref: SliceRef) -> tuple[int, int]:
     return fy, fq or 4
 
 
+#: An input's period as :meth:`calculator.result.Calculation.input_lines` writes it.
+_INPUT_PERIOD = re.compile(r"^\S+ (FY\d{4}(?:Q[1-4])?):")
+
+
+def _input_positions(figure: Figure) -> list[tuple[int, int]]:
+    """The periods ``figure``'s inputs were read for: a growth figure's prior year too."""
+    positions = []
+    for line in figure.inputs:
+        if (found := _INPUT_PERIOD.match(line)) is not None:
+            fy, fq = parse_cell(found.group(1))
+            positions.append((fy, fq or 4))
+    return positions
+
+
 def _pair_markers(before: Figure, after: Figure, numbers: dict[str, int]) -> str:
     return render_marker(sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers}))
 
@@ -321,10 +335,12 @@ def read_from_later_filings(plan: ResearchPlan, slices: Sequence[SliceReport]) -
     read: dict[str, str] = {}
     for report in slices:
         for figure in slice_figures(report):
-            fy, fq = _position(figure, report.slice)
-            label = SliceRef(ticker=report.slice.ticker, fy=fy, fq=fq).label
-            if label in plan.missing and label != report.slice.label:
-                read.setdefault(label, report.slice.label)
+            # its own period, and each input's ("revenue FY2022: …" in a growth figure)
+            periods = [_position(figure, report.slice), *_input_positions(figure)]
+            for fy, fq in periods:
+                label = SliceRef(ticker=report.slice.ticker, fy=fy, fq=fq).label
+                if label in plan.missing and label != report.slice.label:
+                    read.setdefault(label, report.slice.label)
     if not read:
         return plan
     lines = [

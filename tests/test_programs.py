@@ -523,3 +523,18 @@ def test_a_comparison_with_a_year_the_grid_lacks_reads_it_from_the_later_filing(
     ) in pred.report
     probe = pred.record["slices"][0]["probes"][0]
     assert probe["year_ago_figure"]["period"] == "FY2017"
+
+
+def test_a_growth_figure_whose_prior_year_the_grid_lacks_says_where_that_year_was_read(searcher):
+    # A growth figure's period is the later year; its prior-year input is FY2017's revenue,
+    # printed in FY2018's 10-K: Scope says so, not that FY2017 was not researched.
+    _, _, pred = run(
+        searcher,
+        question="What is 3M's revenue growth from FY2017 to FY2018?",
+        settings=ResearchSettings(max_probes=1),
+    )
+    assert "Revenue growth" in pred.report.split("**Sources**")[0]
+    assert "Not in the grid" not in pred.report
+    assert (
+        "MMM FY2017 Q4 is not in the grid; its figures are read from MMM FY2018 Q4's filing"
+    ) in pred.report
