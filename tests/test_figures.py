@@ -520,7 +520,7 @@ def test_working_capital_does_not_apply_to_an_unclassified_balance_sheet(facts, 
 
 
 def test_whether_a_metric_that_does_not_apply_is_healthy_asks_no_more(searcher):
-    """"Does the REIT have a healthy liquidity profile based on its quick ratio?": code's
+    """ "Does the REIT have a healthy liquidity profile based on its quick ratio?": code's
     answer that the quick ratio does not apply settles it; researched anyway, the model found
     no page saying so in words and its dagger landed on code's sentences."""
     from programs.research_program import ResearchProgram
