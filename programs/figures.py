@@ -16,6 +16,7 @@ code's answer that it does not, beside its revenue or cash (:mod:`programs.inapp
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -29,7 +30,7 @@ from calculator.evaluation import calculate
 from calculator.expressions import Reference, parse_formula, references
 from calculator.phrases import compiled
 from calculator.result import Calculation
-from citations.markup import MARKER_RE, CitedAnswer, ReferenceList, render_marker
+from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import MIN_FY, Period, read_periods
 from programs.absent_items import absence_verdict
@@ -430,20 +431,17 @@ class Figures:
         return answer, figure
 
 
+_WORDS = re.compile(r"[a-z&]+")
+
+
 def _printed_as(calculation: Calculation) -> str:
     """`` (purchases of property, plant and equipment)``: the row label a single input was
     printed under, so a reader sees which line the figure is."""
     if len(calculation.inputs) != 1:
         return ""
     label = calculation.inputs[0].label.strip().rstrip(":")
-    if not label or label.lower() == calculation.title.lower():
-        return ""
+    if not label or set(_WORDS.findall(label.lower())) == set(
+        _WORDS.findall(calculation.title.lower())
+    ):
+        return ""  # "Cash and cash equivalents" says no more than "Cash and equivalents"
     return f" ({lower_first(label)})"
-
-
-def figure_observation(figure: Figure) -> dict[str, object]:
-    """The slice's computed figure as a ``wissen_calculate`` result, for the researcher's
-    evidence: its value, what it is and how it was computed, and the pages to cite."""
-    formula = MARKER_RE.sub("", figure.formula).strip()
-    what = f"{figure.title}, {figure.period}" + (f": {formula}" if formula else "")
-    return {"value": figure.text, "formula": what, "cite_uids": list(figure.uids)}

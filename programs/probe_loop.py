@@ -26,14 +26,14 @@ from typing import Any
 
 from calculator.tools import FactTools
 from citations.hit_numbers import numbered_markdown
-from citations.markup import CitedAnswer
+from citations.markup import MARKER_RE, CitedAnswer
 from domain.cells import SliceRef
 from lm.faults import LMUnavailable
 from programs.draft_checks import EMPTY_VERDICT, floor_verdict
 from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
-from programs.figures import Figures, figure_observation, slice_period
+from programs.figures import Figures, slice_period
 from programs.page_answers import asks_of_a_page, page_answer
 from programs.probe_outcome import ProbeOutcome, closed_by_code
 from programs.researcher import Researcher
@@ -427,3 +427,11 @@ def _short(exc: BaseException) -> str:
     if isinstance(exc, LMUnavailable):
         return f"{type(exc).__name__}: {str(exc)[:200]}"
     return type(exc).__name__
+
+
+def figure_observation(figure: Figure) -> dict[str, object]:
+    """The slice's computed figure as a ``wissen_calculate`` result, for the researcher's
+    evidence: its value, what it is and how it was computed, and the pages to cite."""
+    formula = MARKER_RE.sub("", figure.formula).strip()
+    what = f"{figure.title}, {figure.period}" + (f": {formula}" if formula else "")
+    return {"value": figure.text, "formula": what, "cite_uids": list(figure.uids)}

@@ -534,3 +534,10 @@ def test_whether_a_metric_that_does_not_apply_is_healthy_asks_no_more(searcher):
     )
     probes = program._generate_probes(question, SOFT_2023).probes
     assert [p.probe_title for p in probes] == ["Quick ratio (does not apply)"]
+
+
+def test_a_row_label_that_only_rewords_the_figures_name_is_not_repeated():
+    figures = Figures(lambda ref: _unclassified_facts(), sectors={"SOFT": "Real Estate"})
+    answer, _ = figures.answer("What is SOFT's FY2023 quick ratio?", SOFT_2023)
+    # "Cash and cash equivalents" says no more than "Cash and equivalents"
+    assert answer.body.endswith("Cash and equivalents in FY2023 was $724 million¹.")
