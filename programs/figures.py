@@ -44,6 +44,7 @@ from programs.comparisons import (
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import inapplicable_probe, inapplicable_verdict, why_inapplicable
+from programs.largest_items import largest_answer, largest_probe
 from programs.part_tables import PageSearch, PartTable, PartTables, part_answer, part_probe
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
@@ -227,6 +228,8 @@ class Figures:
         or a choice among statement figures."""
         if (table := self.part_table(question, ref)) is not None:
             return part_probe(table, ref)
+        if (largest := largest_probe(question, self.facts(ref), ref)) is not None:
+            return largest
         computed = self.compute(question, ref)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
             title, verdict, _ = inapplicable
@@ -255,11 +258,10 @@ class Figures:
         )
 
     def inapplicable(self, question: str, ref: SliceRef) -> tuple[str, str, Computed] | None:
-        """(the metric's title, code's verdict that it does not apply, the figure reported
-        instead: cash for a liquidity metric, else revenue) when the company's statements
-        lack what the metric is built on (:mod:`programs.inapplicable`); or (the item's
-        title, code's "No" or its ratio's 0, the financing total) when they print no such
-        payment (:mod:`programs.absent_items`)."""
+        """(the metric's title, code's verdict that it does not apply, the cash or revenue
+        read instead) when the company's statements lack what the metric is built on
+        (:mod:`programs.inapplicable`); or (the item's title, code's "No" or its ratio's 0,
+        the financing total) when they print no such payment (:mod:`programs.absent_items`)."""
         if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = asked_period(question, ref)
@@ -348,6 +350,8 @@ class Figures:
         (``parts=False``: not the parts' table, for a draft's sentence checked by code)."""
         if parts and (table := self.part_table(question, ref)) is not None:
             return part_answer(table)
+        if (largest := largest_answer(question, self.facts(ref), ref)) is not None:
+            return largest
         computed = self.compute(question, ref, parts=False)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
             _, verdict, reported = inapplicable
@@ -440,8 +444,7 @@ def _printed_as(calculation: Calculation) -> str:
     if len(calculation.inputs) != 1:
         return ""
     label = calculation.inputs[0].label.strip().rstrip(":")
-    if not label or set(_WORDS.findall(label.lower())) == set(
-        _WORDS.findall(calculation.title.lower())
-    ):
-        return ""  # "Cash and cash equivalents" says no more than "Cash and equivalents"
+    words = [set(_WORDS.findall(text.lower())) for text in (label, calculation.title)]
+    if not label or words[0] == words[1]:  # "Cash and cash equivalents" says no more
+        return ""
     return f" ({lower_first(label)})"

@@ -42,6 +42,7 @@ from programs.drafts import citation_of
 from programs.events import EventEmitter, ResearchEvent
 from programs.figure_questions import asks_beyond_figure
 from programs.figures import Figures
+from programs.largest_items import read_largest_ask
 from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
 from programs.probe_focus import about_other_companies, company_words, focused_probes
@@ -172,7 +173,9 @@ class ResearchProgram(dspy.Module):
         inapplicable = figure is not None and self.figures.inapplicable(question, ref) is not None
         judged = inapplicable or (figure is not None and self.figures.judges(question, ref))
         sector = "" if inapplicable else self.figures.sector(ref.ticker)
-        parted = figure is not None and self.figures.part_table(question, ref) is not None
+        parted = figure is not None and (  # a choice among parts or rows code made
+            self.figures.part_table(question, ref) is not None or read_largest_ask(question)
+        )
         beyond = asks_beyond_figure(question, sector, judged, parted)
         if figure is not None and (not beyond or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)

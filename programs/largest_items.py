@@ -1,0 +1,166 @@
+"""The largest (or smallest) liability on a balance sheet, chosen by code from its rows.
+
+Asked "What was the largest liability on PG&E's balance sheet at the end of FY2022?", the
+1.5B model answered "regulatory liabilities, $17.63 billion", the second-largest row; long-term
+debt, $47,742 million, printed under a long label with a parenthesis, is larger. Which row
+is largest is arithmetic on rows the statement facts already hold in printed order, so code
+chooses: the liabilities are the rows after the total assets row and before the first
+equity row, each as printed, none of them a total ("Total current liabilities" is a sum of
+rows, not a liability). The answer names the row, its amount and the runner-up, cited to
+the balance sheet's page.
+
+Only liabilities are chosen here: an asset section prints gross amounts beside their
+accumulated depreciation (PG&E's "Electric" plant, $74,772 million gross, is no asset a
+reader would name), which a row's value alone cannot tell apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from domain.cells import SliceRef
+from domain.periods import Period
+from programs.comparisons import lower_first
+from retrieval.facts.model import Fact
+from signatures.probes import Probe
+from signatures.synthesiser import Figure
+
+#: "the largest liability", "biggest liabilities", "smallest single liability".
+_ASKED = re.compile(
+    r"\b(?P<rank>largest|biggest|greatest|smallest)\s+(?:single\s+)?liabilit(?:y|ies)\b"
+    r"|\bwhich\s+liabilit(?:y|ies)\b[^?]*\b(?P<rank2>largest|biggest|greatest|smallest)\b",
+    re.IGNORECASE,
+)
+#: A row that opens the equity section: its stock, capital, earnings or interests.
+_EQUITY = re.compile(
+    r"\b(?:stock|equity|earnings|capital|comprehensive|shares|deficit|"
+    r"non-?controlling|redeemable)\b",
+    re.IGNORECASE,
+)
+_TOTAL = re.compile(r"^\s*total\b", re.IGNORECASE)
+_ENDS_ASSETS = frozenset({"total_assets"})
+_ENDS_LIABILITIES = frozenset({"equity", "total_equity", "total_liabilities_and_equity"})
+
+
+@dataclass(frozen=True)
+class LargestAsk:
+    """A question asking for the largest (``largest=True``) or smallest liability."""
+
+    largest: bool
+
+
+def read_largest_ask(question: str) -> LargestAsk | None:
+    """The ask in ``question``, or None when it asks for no largest or smallest liability."""
+    found = _ASKED.search(question)
+    if found is None:
+        return None
+    rank = (found.group("rank") or found.group("rank2")).lower()
+    return LargestAsk(largest=rank != "smallest")
+
+
+def liability_rows(facts: Iterable[Fact], ref: SliceRef) -> list[Fact]:
+    """The slice's liabilities as its balance sheet prints them for its own date: the
+    rows after the total assets row and before the first equity row, totals left out, on
+    the first page that prints total assets (a holding company's sheet before its
+    subsidiary's)."""
+    fq = None if ref.fq == 4 else ref.fq
+    rows = [f for f in facts if f.statement == "balance" and f.fy == ref.fy and f.fq == fq]
+    rows.sort(key=lambda f: f.page_id)  # stable: each page's rows stay in printed order
+    start = next((i for i, f in enumerate(rows) if f.concept in _ENDS_ASSETS), None)
+    if start is None:
+        return []
+    liabilities: list[Fact] = []
+    for fact in rows[start + 1 :]:
+        if fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label):
+            break
+        if fact.concept in _ENDS_ASSETS:
+            break  # the next sheet begins
+        if not _TOTAL.match(fact.label) and fact.value > 0:
+            liabilities.append(fact)
+    return liabilities
+
+
+def largest_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe | None:
+    """The figure probe for a question asking the largest or smallest liability, when the
+    slice's balance sheet gives the choice."""
+    if largest_answer(question, facts, ref) is None:
+        return None
+    period = Period(ref.fy, None if ref.fq == 4 else ref.fq).label
+    return Probe(
+        probe_title="Liabilities (from the balance sheet)",
+        probe_question=f"Which liability was the largest at the end of {period}?",
+    )
+
+
+def largest_answer(
+    question: str, facts: Sequence[Fact], ref: SliceRef
+) -> tuple[CitedAnswer, Figure] | None:
+    """Code's answer to such a question from the slice's facts; None when it asks none or
+    fewer than two liabilities were read."""
+    ask = read_largest_ask(question)
+    if ask is None:
+        return None
+    period = Period(ref.fy, None if ref.fq == 4 else ref.fq).label
+    return largest_liability(ask, liability_rows(facts, ref), period)
+
+
+def largest_liability(
+    ask: LargestAsk, rows: Sequence[Fact], period: str
+) -> tuple[CitedAnswer, Figure] | None:
+    """Code's answer: the row chosen, its amount and the next one, cited to its page; None
+    with fewer than two liabilities read (no choice was made)."""
+    if len(rows) < 2:
+        return None
+    ranked = sorted(rows, key=lambda f: f.value, reverse=ask.largest)
+    chosen, next_one = ranked[0], ranked[1]
+    word = "largest" if ask.largest else "smallest"
+    pages = list(dict.fromkeys((f.uid, f.doc_label, f.page_index, f.page_id) for f in rows))
+    numbers = {uid: n for n, (uid, *_) in enumerate(pages, start=1)}
+    footnotes = [
+        Footnote(
+            number=numbers[uid],
+            citation=Citation(uid=uid, doc_label=label, page_index=index, page_id=page_id),
+        )
+        for uid, label, index, page_id in pages
+    ]
+    mark, other = (render_marker([numbers[f.uid]]) for f in (chosen, next_one))
+    body = (
+        f"{_name(chosen)} was the {word} liability on the balance sheet at the end of "
+        f"{period}: {_millions(chosen.value)}{mark}. Next was {_mid_sentence(_name(next_one))}, "
+        f"{_millions(next_one.value)}{other}."
+    )
+    figure = Figure(
+        title=f"{word.capitalize()} liability",
+        period=period,
+        value=chosen.value,
+        unit="USD",
+        text=_millions(chosen.value),
+        uids=[chosen.uid],
+        inputs=[
+            f"{f.label}: {f.value:,.0f} USD ({f.doc_label} p.{f.page_index + 1})"
+            for f in (chosen, next_one)
+        ],
+    )
+    return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
+
+
+def _name(fact: Fact) -> str:
+    """The row's label as a name: without what it includes ("Long-term debt (includes
+    $10.31 billion …)", "Non-recourse debt, including $760 …" are "Long-term debt" and
+    "Non-recourse debt"), in sentence case where printed in capitals."""
+    name = re.sub(r"\s*(?:\(|,\s*includ(?:ing|es)\b).*$", "", fact.label).strip(" ,:")
+    name = name or fact.label
+    return name.capitalize() if name.isupper() else name
+
+
+def _mid_sentence(name: str) -> str:
+    """``Regulatory liabilities`` -> ``regulatory liabilities``; a name printed in title
+    case or with an acronym ("Long-Term Debt", "Accrued VAT") stays as printed."""
+    return lower_first(name) if not re.search(r"[A-Z]", name[1:]) else name
+
+
+def _millions(value: float) -> str:
+    return f"${value / 1e6:,.0f} million"
