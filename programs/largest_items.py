@@ -34,10 +34,11 @@ _ASKED = re.compile(
     r"|\bwhich\s+liabilit(?:y|ies)\b[^?]*\b(?P<rank2>largest|biggest|greatest|smallest)\b",
     re.IGNORECASE,
 )
-#: A row that opens the equity section: its stock, capital, earnings or interests.
+#: A row that opens the equity section: its stock, paid-in capital, earnings or interests
+#: ("Capital lease obligations" is a liability: capital alone opens nothing).
 _EQUITY = re.compile(
-    r"\b(?:stock|equity|earnings|capital|comprehensive|shares|deficit|"
-    r"non-?controlling|redeemable)\b",
+    r"\b(?:stock|equity|earnings|comprehensive|shares|deficit|non-?controlling|redeemable|"
+    r"(?:paid-in|contributed|share|additional)\s+capital|capital\s+(?:in\s+excess|surplus))\b",
     re.IGNORECASE,
 )
 _TOTAL = re.compile(r"^\s*total\b", re.IGNORECASE)
@@ -63,24 +64,29 @@ def read_largest_ask(question: str) -> LargestAsk | None:
 
 def liability_rows(facts: Iterable[Fact], ref: SliceRef) -> list[Fact]:
     """The slice's liabilities as its balance sheet prints them for its own date: the
-    rows after the total assets row and before the first equity row, totals left out, on
-    the first page that prints total assets (a holding company's sheet before its
-    subsidiary's)."""
+    rows after a total assets row and before the first equity row, on its page or the next,
+    totals left out; the first sheet that closes so (a holding company's sheet before its
+    subsidiary's; a summary page's lone total assets row opens nothing)."""
     fq = None if ref.fq == 4 else ref.fq
     rows = [f for f in facts if f.statement == "balance" and f.fy == ref.fy and f.fq == fq]
     rows.sort(key=lambda f: f.page_id)  # stable: each page's rows stay in printed order
-    start = next((i for i, f in enumerate(rows) if f.concept in _ENDS_ASSETS), None)
-    if start is None:
-        return []
-    liabilities: list[Fact] = []
-    for fact in rows[start + 1 :]:
-        if fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label):
-            break
+    start: int | None = None  # the latest total assets row, where liabilities begin
+    for i, fact in enumerate(rows):
         if fact.concept in _ENDS_ASSETS:
-            break  # the next sheet begins
-        if not _TOTAL.match(fact.label) and fact.value > 0:
-            liabilities.append(fact)
-    return liabilities
+            start = i
+        elif start is not None and not _near(rows[start], fact):
+            start = None  # a summary's total assets, far from the sheet's liabilities
+        elif start is not None and (
+            fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label)
+        ):
+            return [f for f in rows[start + 1 : i] if not _TOTAL.match(f.label) and f.value > 0]
+    return []
+
+
+def _near(total_assets: Fact, row: Fact) -> bool:
+    """Whether ``row`` is on the total assets row's page or the next one of its filing."""
+    same = row.doc_name == total_assets.doc_name
+    return same and total_assets.page_index <= row.page_index <= total_assets.page_index + 1
 
 
 def largest_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe | None:
@@ -89,9 +95,10 @@ def largest_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe 
     if largest_answer(question, facts, ref) is None:
         return None
     period = Period(ref.fy, None if ref.fq == 4 else ref.fq).label
+    rank = "largest" if read_largest_ask(question).largest else "smallest"
     return Probe(
         probe_title="Liabilities (from the balance sheet)",
-        probe_question=f"Which liability was the largest at the end of {period}?",
+        probe_question=f"Which liability was the {rank} at the end of {period}?",
     )
 
 

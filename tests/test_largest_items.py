@@ -80,6 +80,20 @@ def test_the_largest_liability_is_a_row_as_printed_and_no_total_or_equity():
     assert smallest[0].body.startswith("Short-term borrowings was the smallest liability")
 
 
+def test_a_capital_lease_is_a_liability_and_paid_in_capital_opens_equity():
+    facts = _sheet([("Capital lease obligations", 9e9), ("Accounts payable", 3e9),
+                    ("Additional paid-in capital", 29e9)])  # fmt: skip
+    rows = liability_rows(facts, UTIL_2031)
+    assert [f.label for f in rows] == ["Capital lease obligations", "Accounts payable"]
+
+
+def test_a_summary_pages_lone_total_assets_row_opens_no_liabilities():
+    summary = [f for f in _sheet([], page_id=40) if f.concept == "total_assets"]
+    assets_page = [f for f in _sheet([("Electric", 74_772e6)], page_id=99)][:2]
+    rows = liability_rows([*summary, *assets_page, *_sheet(LIABILITIES)], UTIL_2031)
+    assert max(f.value for f in rows) == 47_742e6  # not the gross plant after the summary
+
+
 def test_the_first_sheet_is_read_and_another_year_or_a_subsidiarys_is_not():
     first = _sheet(LIABILITIES)
     subsidiary = _sheet([("Long-term debt", 90_000e6), ("Other", 1e6)], page_id=107)
