@@ -93,15 +93,53 @@ def lacking_classification(concepts: Iterable[str], facts: Iterable[Fact]) -> st
     return "its balance sheet is not classified (no current assets or liabilities)"
 
 
+#: What a metric built on a cost of sales reads (gross margin, inventory turnover, DPO).
+_COST_OF_SALES = frozenset(
+    {"cost_of_revenue", "cost_of_products", "cost_of_services", "gross_profit"}
+)
+#: A row naming a cost of sales or a gross profit, whatever the facts made of it.
+_COST_ROW = re.compile(r"\bcosts?\s+of\b|\bgross\s+(?:profit|margin)\b", re.IGNORECASE)
+#: Expense rows named by their nature, not by the function they serve.
+_BY_NATURE = re.compile(
+    r"salar(?:y|ies)|wages|employee\s+benefits|\bfuel\b|purchased\s+transportation|"
+    r"rentals|landing\s+fees|maintenance\s+and\s+repairs",
+    re.IGNORECASE,
+)
+#: Distinct expense rows by nature that make an income statement one that classifies by
+#: nature (one "Salaries and employee benefits" row is a bank's or a restaurant's line).
+_NATURE_ROWS = 3
+
+
+def lacking_cost_of_sales(concepts: Iterable[str], facts: Iterable[Fact]) -> str | None:
+    """Why a metric built on a cost of sales does not apply ("it reports operating expenses
+    by nature (salaries and employee benefits, purchased transportation, …) and no cost of
+    sales") when ``concepts`` read one, the slice's income statement has
+    no row naming a cost of sales or a gross profit, and three or more of its rows name
+    expenses by their nature: FedEx, whose "improving gross margin" had been refused. An
+    income statement with fewer such rows is a gap in the facts, not a business trait."""
+    if not _COST_OF_SALES & set(concepts):
+        return None
+    income = [f for f in facts if f.statement == "income"]
+    if any(f.concept in _COST_OF_SALES or _COST_ROW.search(f.label) for f in income):
+        return None
+    natures = list(dict.fromkeys(f.label.lower() for f in income if _BY_NATURE.search(f.label)))
+    if len(natures) < _NATURE_ROWS:
+        return None
+    shown = ", ".join(natures[:2])
+    return f"it reports operating expenses by nature ({shown}, …) and no cost of sales"
+
+
 def why_inapplicable(
     concepts: Iterable[str], sector: str, facts: Iterable[Fact]
 ) -> tuple[str, tuple[str, ...]] | None:
     """Why the metric whose inputs are ``concepts`` does not apply to the company whose
     sector and slice facts are given (any reason above), and what the filing reports
     instead, as the calculator names it, first found first: cash for a liquidity ratio or
-    working capital (a REIT's liquidity is its cash, not its revenue), else revenue.
-    None when it applies."""
+    working capital (a REIT's liquidity is its cash, not its revenue), operating income
+    where no cost of sales is printed, else revenue. None when it applies."""
     concepts, facts = set(concepts), list(facts)
+    if by_nature := lacking_cost_of_sales(concepts, facts):
+        return by_nature, ("operating income", "revenue")  # what its margin is read from
     reason = (
         lacking_at_financials(concepts, sector)
         or lacking_inventory(concepts, facts)

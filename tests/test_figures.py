@@ -541,3 +541,46 @@ def test_a_row_label_that_only_rewords_the_figures_name_is_not_repeated():
     answer, _ = figures.answer("What is SOFT's FY2023 quick ratio?", SOFT_2023)
     # "Cash and cash equivalents" says no more than "Cash and equivalents"
     assert answer.body.endswith("Cash and equivalents in FY2023 was $724 million¹.")
+
+
+SHIP_2023 = SliceRef(ticker="SHIP", fy=2023, fq=4)
+
+
+def _by_nature_facts(*expense_rows: str) -> list[Fact]:
+    """A carrier's FY2023 income statement: revenue, the expense rows given (none named a
+    cost of sales), operating income."""
+    page = dict(uid="abcdef012349", page_id=11, doc_name="SHIP_2023_10K",
+                doc_label="SHIP 10-K FY2023", page_index=80, ticker="SHIP", fy=2023, fq=None,
+                column="2023", unit="USD", statement="income", duration="year")  # fmt: skip
+    return [
+        Fact(label="REVENUE", concept="revenue", value=90_155e6, **page),
+        *(Fact(label=row, concept=None, value=1e9, **page) for row in expense_rows),
+        Fact(label="OPERATING INCOME", concept="operating_income", value=4_912e6, **page),
+    ]
+
+
+NATURE_ROWS = ("Salaries and employee benefits", "Purchased transportation", "Fuel")
+
+
+@pytest.mark.parametrize(
+    ("rows", "applies"),
+    [
+        (NATURE_ROWS, False),
+        (NATURE_ROWS[:2], True),  # two rows by nature: a gap in the facts, not a trait
+        (("Cost of services (exclusive of items shown below)", *NATURE_ROWS), True),
+    ],
+)
+def test_gross_margin_does_not_apply_to_expenses_reported_by_nature(rows, applies):
+    """FedEx reports salaries, purchased transportation and fuel, and no cost of sales."""
+    figures = Figures(lambda ref: _by_nature_facts(*rows))
+    question = "Does SHIP have an improving gross margin profile as of FY2023?"
+    found = figures.inapplicable(question, SHIP_2023)
+    if applies:
+        assert found is None
+        return
+    assert found is not None and found[1] == (
+        "Gross margin does not apply to SHIP: it reports operating expenses by nature "
+        "(salaries and employee benefits, purchased transportation, …) and no cost of sales; "
+        "its operating income is read instead"
+    )
+    assert found[2].calculation.value == 4_912e6
