@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
-from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, longest_phrase
+from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, QUALIFIED_BEFORE, longest_phrase
 from calculator.wording import formula_from_words, tokenize
 from domain.periods import Period
 
@@ -140,7 +140,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
 
 def _qualified_item(asked: str, formula: str, phrases: tuple) -> str | None:
     """The words of ``asked`` that qualify its one item into another quantity ("revenue per
-    employee", "book value per share") or set it against another item ("capex to
+    employee", "book value per share", "unearned revenue") or set it against another item ("capex to
     depreciation"), or None: then the item is not the answer. Read where the tokenizer
     read the item."""
     item = single_item(formula)
@@ -152,6 +152,8 @@ def _qualified_item(asked: str, formula: str, phrases: tuple) -> str | None:
         end, _ = longest_phrase(asked, token.start, phrases)
         if after := QUALIFIED.match(asked, end):
             return asked[token.start : after.end()]
+        if before := QUALIFIED_BEFORE.search(asked, 0, token.start):
+            return asked[before.start() : end]
         against = AGAINST.match(asked, end)
         if against and (other := _other_item(asked, against.end())):
             return asked[token.start : other]

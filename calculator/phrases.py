@@ -191,6 +191,11 @@ QUALIFIED = re.compile(
     r"\s+(?:per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|multiples?|intensity|days|mix|"
     r"burn|position)\b"
 )
+#: Words before a line item that make it another one, a balance no formula here reads:
+#: "unearned revenue" and "deferred revenue" are liabilities, not revenue; "accrued
+#: interest" is no interest expense. Read as the item alone, the answer would be the wrong
+#: statement's figure.
+QUALIFIED_BEFORE = re.compile(r"\b(?:unearned|deferred|accrued|prepaid|unbilled)\s+$")
 #: An item set against another ("capex to depreciation", "long-term debt over equity"): a
 #: ratio no formula here names, when another phrase follows.
 AGAINST = re.compile(r"\s+(?:to|over|versus|vs\.?)\s+")

@@ -212,6 +212,10 @@ def test_a_kind_of_debt_is_not_total_debt(question):
         "What was Contoso's net cash position in FY2021?",
         "What was Contoso's capex to depreciation in FY2021?",
         "What was Contoso's long-term debt to equity in FY2021?",
+        # a word before it makes it a balance: unearned revenue is a liability
+        "Did Contoso's unearned revenue grow in FY2021?",
+        "What was Contoso's deferred revenue in FY2021?",
+        "What was Contoso's unbilled revenue in FY2021?",
     ],
 )
 def test_a_line_item_qualified_into_another_quantity_is_no_answer(question):
