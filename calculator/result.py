@@ -7,6 +7,7 @@ marker: ``Operating margin = operating income¹ ÷ revenue²``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -24,6 +25,9 @@ def fact_citation(fact: Fact) -> Citation:
     return Citation(
         uid=fact.uid, doc_label=fact.doc_label, page_index=fact.page_index, page_id=fact.page_id
     )
+
+
+_WORDS = re.compile(r"[a-z&]+")
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,19 @@ class Calculation:
             return f"{name}{when}{render_marker([number]) if number else ''}"
 
         return f"{self.title} = {render_expression(self.expression, leaf)}"
+
+    def printed_as(self) -> str:
+        """`` (purchases of property, plant and equipment)``: the row label a single input
+        was printed under, so a reader sees which line the figure is; nothing where the
+        label only rewords the title ("Cash and cash equivalents" for "Cash and
+        equivalents") or there are several inputs."""
+        if len(self.inputs) != 1:
+            return ""
+        label = self.inputs[0].label.strip().rstrip(":")
+        words = [set(_WORDS.findall(text.lower())) for text in (label, self.title)]
+        if not label or words[0] == words[1]:
+            return ""
+        return f" ({label[:1].lower() + label[1:] if label[1:2].islower() else label})"
 
     def input_lines(self) -> list[str]:
         """One line per input: what was read, where, as printed and in base units."""

@@ -16,7 +16,6 @@ code's answer that it does not, beside its revenue or cash (:mod:`programs.inapp
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -43,7 +42,12 @@ from programs.comparisons import (
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_questions import asks_to_choose, outside_the_statements
-from programs.inapplicable import inapplicable_probe, inapplicable_verdict, why_inapplicable
+from programs.inapplicable import (
+    deficit_reason,
+    inapplicable_probe,
+    inapplicable_verdict,
+    why_inapplicable,
+)
 from programs.largest_items import largest_answer, largest_probe
 from programs.part_tables import PageSearch, PartTable, PartTables, part_answer, part_probe
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
@@ -176,7 +180,8 @@ class Figures:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
             choice = replace(choice, period=period)
-        return self._calculated(choice, ref)
+        computed = self._calculated(choice, ref)
+        return None if computed and deficit_reason(computed.calculation) else computed
 
     def part_table(self, question: str, ref: SliceRef) -> PartTable | None:
         """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""
@@ -271,6 +276,11 @@ class Figures:
         if choice and (none := absence_verdict(question, choice, facts, period.label)):
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
+        raw = self._calculated(replace(choice, period=period), ref) if choice else None
+        if raw and (deficit := deficit_reason(raw.calculation)):  # equity read instead
+            equity, what = self._concept("shareholders' equity", ref, period), "equity"
+            verdict = inapplicable_verdict(choice.title, ref.ticker, deficit, what)
+            return (choice.title, verdict, equity) if equity else None
         reason, instead = why_inapplicable(concepts, self.sector(ref.ticker), facts) or ("", ())
         found = [(name, c) for name in instead if (c := self._concept(name, ref, period))]
         if choice is None or not found or self.compute(question, ref) is not None:
@@ -388,7 +398,9 @@ class Figures:
             return None  # the year-ago slice gives it from its own filing
         choice = computed.choice
         earlier = self._calculated(replace(choice, period=choice.period.shifted(-1)), ref)
-        return self._answer(question, ref, earlier, judged=False) if earlier else None
+        if earlier is None or deficit_reason(earlier.calculation):
+            return None  # not printed, or a ratio to a deficit, which is not meaningful
+        return self._answer(question, ref, earlier, judged=False)
 
     def _answer(
         self,
@@ -404,7 +416,7 @@ class Figures:
         numbers, footnotes = numbered_footnotes([calculation])
         marker = render_marker(list(numbers.values()))
         value = computed.value_text
-        printed = _printed_as(calculation)
+        printed = calculation.printed_as()
         when = period_text(calculation.period)
         sentence = f"{calculation.title}{printed} in {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
@@ -433,18 +445,3 @@ class Figures:
             verdict=verdict or "",
         )
         return answer, figure
-
-
-_WORDS = re.compile(r"[a-z&]+")
-
-
-def _printed_as(calculation: Calculation) -> str:
-    """`` (purchases of property, plant and equipment)``: the row label a single input was
-    printed under, so a reader sees which line the figure is."""
-    if len(calculation.inputs) != 1:
-        return ""
-    label = calculation.inputs[0].label.strip().rstrip(":")
-    words = [set(_WORDS.findall(text.lower())) for text in (label, calculation.title)]
-    if not label or words[0] == words[1]:  # "Cash and cash equivalents" says no more
-        return ""
-    return f" ({lower_first(label)})"

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from calculator.result import Calculation
 from programs.absent_items import is_zero_ratio
 from programs.comparisons import lower_first
 from retrieval.facts.model import Fact
@@ -127,6 +128,24 @@ def lacking_cost_of_sales(concepts: Iterable[str], facts: Iterable[Fact]) -> str
         return None
     shown = ", ".join(natures[:2])
     return f"it reports operating expenses by nature ({shown}, …) and no cost of sales"
+
+
+#: A ratio to shareholders' equity, as the calculator expands it: "… / equity[FY2022]",
+#: "… / avg(equity[FY2022], equity[FY2021])".
+_OVER_EQUITY = re.compile(r"/\s*(?:avg\()?equity\[")
+
+
+def deficit_reason(calculation: Calculation) -> str | None:
+    """Why a ratio to shareholders' equity is not meaningful ("its shareholders' equity was
+    negative, so a ratio to it is not meaningful") when the equity it divides by is not
+    positive: Oracle's FY2022 equity was a deficit of $6,220 million, its debt-to-equity
+    read -12.20, and a trend from it to FY2023's 84.33 had been answered "rose". None
+    otherwise."""
+    if not _OVER_EQUITY.search(calculation.expanded):
+        return None
+    if not any(f.concept == "equity" and f.value <= 0 for f in calculation.inputs):
+        return None
+    return "its shareholders' equity was negative, so a ratio to it is not meaningful"
 
 
 def why_inapplicable(

@@ -584,3 +584,42 @@ def test_gross_margin_does_not_apply_to_expenses_reported_by_nature(rows, applie
         "its operating income is read instead"
     )
     assert found[2].calculation.value == 4_912e6
+
+
+OWE_2023 = SliceRef(ticker="OWE", fy=2023, fq=4)
+
+
+def _deficit_facts() -> list[Fact]:
+    """A balance sheet whose FY2022 equity is a deficit and FY2023's is positive."""
+
+    def row(label: str, concept: str, fy: int, value: float) -> Fact:
+        return Fact(label=label, concept=concept, value=value, uid="abcdef01234a", page_id=12,
+                    doc_name="OWE_2023_10K", doc_label="OWE 10-K FY2023", page_index=65,
+                    ticker="OWE", fy=fy, fq=None, column=str(fy), unit="USD",
+                    statement="balance", duration="instant")  # fmt: skip
+
+    return [
+        row("Notes payable, current", "short_term_debt", 2023, 3_500e6),
+        row("Notes payable, non-current", "long_term_debt", 2023, 87_000e6),
+        row("Total stockholders' equity (deficit)", "equity", 2023, 1_073e6),
+        row("Notes payable, current", "short_term_debt", 2022, 3_750e6),
+        row("Notes payable, non-current", "long_term_debt", 2022, 72_110e6),
+        row("Total stockholders' equity (deficit)", "equity", 2022, -6_220e6),
+    ]
+
+
+def test_a_ratio_to_a_deficit_is_not_meaningful_and_gives_no_trend():
+    """Oracle's FY2022 debt-to-equity read -12.20 and a trend to FY2023's 84.33 "rose"."""
+    figures = Figures(lambda ref: _deficit_facts())
+    owe_2022 = SliceRef(ticker="OWE", fy=2022, fq=4)
+    question = "Is OWE's debt-to-equity ratio higher in FY2023 than in FY2022?"
+    assert figures.compute(question, owe_2022) is None
+    found = figures.inapplicable(question, owe_2022)
+    assert found is not None and found[1] == (
+        "Debt-to-equity does not apply to OWE: its shareholders' equity was negative, so a "
+        "ratio to it is not meaningful; its equity is read instead"
+    )
+    assert found[2].calculation.value == -6_220e6
+    # the later year's figure stands, and no year-ago figure is read from the deficit
+    assert figures.compute(question, OWE_2023).calculation.value == pytest.approx(84.33, 0.001)
+    assert figures.year_ago(question, OWE_2023) is None
