@@ -8,9 +8,8 @@ the Americas', and refused Boeing's categories with the table in its evidence). 
 answer them: the consolidated figure is a statement fact, the breakdown is the run of rows
 on a searched page that adds up to it (:mod:`calculator.breakdown`), and the choice the
 question asks (the highest, the lowest, the parts above a share, the parts that declined)
-is arithmetic. The answer states every part with its share and, where the table prints
-the prior year, its change, cited to the table's page; nothing is written when no page of
-the slice adds up.
+is arithmetic. The answer states every part with its share and, where printed, its change,
+cited to the table's page; nothing is written when no page of the slice adds up.
 """
 
 from __future__ import annotations
@@ -56,7 +55,8 @@ _MEASURES = (
     (re.compile(r"\bnet\s+(?:income|earnings|profit)\b", re.I), "net income"),
     (
         re.compile(
-            r"\boperating\s+(?:income|profit|earnings)\b|\b(?:income|earnings)\s+from\s+operations\b",
+            r"\boperating\s+(?:income|profit|earnings)\b|\b(?:income|earnings)\s+from\s+operations\b"
+            r"|\bprofitab\w*",  # a segment's profit is its operating income
             re.I,
         ),
         "operating income",

@@ -297,11 +297,28 @@ def asks_presence(question: str, formula: str) -> bool:
     return not _THRESHOLD.search(_without_periods(question))  # "dividends above $1"
 
 
+#: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making" ask the
+#: other way. Net income's sign answers either.
+_PROFITABLE = re.compile(
+    r"(?<!un)\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b", re.IGNORECASE
+)
+_LOSS_MAKING = re.compile(r"\bunprofitable\b|\bloss-making\b", re.IGNORECASE)
+_NET_INCOME = frozenset({"net_income", "net_income_attributable", "net_income_to_common"})
+
+
 def presence_verdict(
     question: str, formula: str, title: str, value: float, text: str
 ) -> str | None:
     """``Yes: dividends paid came to $4.05 million`` for a yes/no question on whether the
-    company pays, holds or spends the item ``formula`` at all (:func:`asks_presence`)."""
+    company pays, holds or spends the item ``formula`` at all (:func:`asks_presence`); and
+    ``Yes: net income … was $20,899 million`` for one on whether it was profitable (Intel's
+    "Yes" had stood on a sentence about its memory products)."""
+    if single_item(formula) in _NET_INCOME and opens_yes_no(question):
+        profit, loss = bool(_PROFITABLE.search(question)), bool(_LOSS_MAKING.search(question))
+        if profit and loss:  # "profitable or loss-making?"
+            return f"{'Profitable' if value > 0 else 'Loss-making'}: {title.lower()} was {text}"
+        if profit or loss:
+            return f"{'Yes' if (value > 0) == profit else 'No'}: {title.lower()} was {text}"
     if not asks_presence(question, formula):
         return None
     return f"{'Yes' if value else 'No'}: {title.lower()} came to {text}"

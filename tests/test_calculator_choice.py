@@ -292,3 +292,11 @@ def test_a_ratio_in_words_that_is_a_named_metric_takes_its_name(question, formul
     choice = choose_formula(question, Period(fy=2021))
     assert isinstance(choice, FormulaChoice)
     assert (choice.formula, choice.title) == (formula, title)
+
+
+@pytest.mark.parametrize(
+    "question", ["Was Contoso profitable in FY2021?", "Was Contoso unprofitable in FY2021?"]
+)
+def test_whether_a_company_was_profitable_asks_its_net_income(question):
+    choice = choose_formula(question.replace("Was", "What is whether", 1))
+    assert isinstance(choice, FormulaChoice) and choice.formula == "net_income_attributable"

@@ -69,6 +69,8 @@ def figures():
         ("Which product category grew fastest in FY2021?", "fastest", "revenue"),
         ("What are the major products and services that PLANE sells?", "offered", "revenue"),
         ("What does PLANE sell as of FY2022?", "offered", "revenue"),
+        # a segment's profit is its operating income
+        ("Which segment was the most profitable in FY2022?", "highest", "operating income"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):

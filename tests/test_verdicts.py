@@ -270,3 +270,34 @@ def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
 
     points = [("FY2020", 38.5, "38.5%"), ("FY2021", 39.0, "39.0%")]
     assert steadiness_verdict(question, "Gross margin", points) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "opening"),
+    [
+        ("Was Acme profitable in FY2031?", 20_899e6, "Yes: net income"),
+        ("Was Acme profitable in FY2031?", -88e6, "No: net income"),
+        ("Did Acme turn a profit in FY2031?", 5e6, "Yes: net income"),
+        ("Was Acme unprofitable in FY2031?", -88e6, "Yes: net income"),
+        ("Was Acme loss-making in FY2031?", 5e6, "No: net income"),
+        ("Was Acme profitable or loss-making in FY2031?", -88e6, "Loss-making: net income"),
+        ("Based on FY2031 data, was Acme profitable?", 5e6, "Yes: net income"),
+    ],
+)
+def test_whether_a_company_was_profitable_is_net_incomes_sign(question, value, opening):
+    verdict = presence_verdict(
+        question, "net_income_attributable", "Net income attributable to shareholders", value, "x"
+    )
+    assert verdict is not None and verdict.startswith(opening)
+
+
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("How profitable was Acme in FY2031?", "net_income_attributable"),  # not yes/no
+        ("Was Acme profitable in FY2031?", "revenue"),  # another figure
+        ("Did Acme's net income rise in FY2031?", "net_income_attributable"),  # a direction
+    ],
+)
+def test_no_profit_verdict_where_the_question_or_figure_does_not_ask_it(question, formula):
+    assert presence_verdict(question, formula, "Net income", 5e6, "x") is None
