@@ -137,15 +137,17 @@ _OVER_EQUITY = re.compile(r"/\s*(?:avg\()?equity\[")
 
 def deficit_reason(calculation: Calculation) -> str | None:
     """Why a ratio to shareholders' equity is not meaningful ("its shareholders' equity was
-    negative, so a ratio to it is not meaningful") when the equity it divides by is not
-    positive: Oracle's FY2022 equity was a deficit of $6,220 million, its debt-to-equity
-    read -12.20, and a trend from it to FY2023's 84.33 had been answered "rose". None
-    otherwise."""
+    negative at the end of FY2022, so a ratio to it is not meaningful") when the equity it
+    divides by is not positive: Oracle's FY2022 equity was a deficit of $6,220 million,
+    its debt-to-equity read -12.20, and a trend from it to FY2023's 84.33 had been
+    answered "rose". None otherwise."""
     if not _OVER_EQUITY.search(calculation.expanded):
         return None
-    if not any(f.concept == "equity" and f.value <= 0 for f in calculation.inputs):
+    deficits = [f for f in calculation.inputs if f.concept == "equity" and f.value <= 0]
+    if not deficits:
         return None
-    return "its shareholders' equity was negative, so a ratio to it is not meaningful"
+    when = " and ".join(dict.fromkeys(f"the end of {f.period_label}" for f in deficits))
+    return f"its shareholders' equity was negative at {when}, so a ratio to it is not meaningful"
 
 
 def why_inapplicable(

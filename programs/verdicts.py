@@ -93,7 +93,7 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
     level = f"{benchmark.level:g}" if benchmark.level else ""
     position = f"{side} {level}".strip()
     return (
-        f"{'Yes' if healthy else 'No'}: a {title.lower()} of {text} is {position}, "
+        f"{'Yes' if healthy else 'No'}: a {lower_first(title)} of {text} is {position}, "
         f"the usual benchmark for whether {benchmark.meaning}"
     )
 
@@ -193,7 +193,7 @@ def trend_verdict(
         moved = f"{verb} from {before.text} in {before.period} to {after.text} in {after.period}"
     else:
         moved = f"was {after.text} in both {before.period} and {after.period}"
-    return f"{answer}: the {title.lower()} {moved}"
+    return f"{answer}: the {lower_first(title)} {moved}"
 
 
 def change_verdict(
@@ -209,7 +209,7 @@ def change_verdict(
         return None
     size = text.lstrip("-−+ ")
     moved = f"rose by {size}" if value > 0 else f"fell by {size}" if value < 0 else "was unchanged"
-    return f"{answer}: the {base.lower()} {moved}"
+    return f"{answer}: the {lower_first(base)} {moved}"
 
 
 def _direction_answer(
@@ -316,12 +316,14 @@ def presence_verdict(
     if single_item(formula) in _NET_INCOME and opens_yes_no(question):
         profit, loss = bool(_PROFITABLE.search(question)), bool(_LOSS_MAKING.search(question))
         if profit and loss:  # "profitable or loss-making?"
-            return f"{'Profitable' if value > 0 else 'Loss-making'}: {title.lower()} was {text}"
+            return (
+                f"{'Profitable' if value > 0 else 'Loss-making'}: {lower_first(title)} was {text}"
+            )
         if profit or loss:
-            return f"{'Yes' if (value > 0) == profit else 'No'}: {title.lower()} was {text}"
+            return f"{'Yes' if (value > 0) == profit else 'No'}: {lower_first(title)} was {text}"
     if not asks_presence(question, formula):
         return None
-    return f"{'Yes' if value else 'No'}: {title.lower()} came to {text}"
+    return f"{'Yes' if value else 'No'}: {lower_first(title)} came to {text}"
 
 
 #: "historically consistent", "stable", "steady"; "fluctuating", "volatile" ask the other way.

@@ -616,8 +616,8 @@ def test_a_ratio_to_a_deficit_is_not_meaningful_and_gives_no_trend():
     assert figures.compute(question, owe_2022) is None
     found = figures.inapplicable(question, owe_2022)
     assert found is not None and found[1] == (
-        "Debt-to-equity does not apply to OWE: its shareholders' equity was negative, so a "
-        "ratio to it is not meaningful; its equity is read instead"
+        "Debt-to-equity does not apply to OWE: its shareholders' equity was negative at the "
+        "end of FY2022, so a ratio to it is not meaningful; its equity is read instead"
     )
     assert found[2].calculation.value == -6_220e6
     # the later year's figure stands, and no year-ago figure is read from the deficit

@@ -143,6 +143,8 @@ def _p(period: str, value: float, text: str) -> Point:
          "to Q2 of FY2030?", "Net margin", (-5.0, 14.1), "Yes: the net margin rose from -5"),
         ("Did Acme's operating income as a % of sales fall in FY2031?",
          "Operating margin", (10, 12), "No: the operating margin rose"),
+        # an acronym keeps its capitals
+        ("Did Acme's R&D increase in FY2031?", "R&D", (10, 12), "Yes: the R&D rose"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
