@@ -304,6 +304,16 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Debt maturing within one year", "balance", "USD", "short_term_debt"),
         ("Loans and notes payable (Note 7)", "balance", "USD", "short_term_debt"),
         ("Notes payable, current", "balance", "USD", "short_term_debt"),
+        # long-term debt due within the year is short-term debt (PG&E); the rest is not
+        (
+            "Long-term debt, classified as current (includes $168 million related to VIEs)",
+            "balance",
+            "USD",
+            "short_term_debt",
+        ),
+        ("Long-term debt, current portion", "balance", "USD", "short_term_debt"),
+        ("Long-term debt, less current portion", "balance", "USD", "long_term_debt"),
+        ("Long-term debt, net of current portion", "balance", "USD", "long_term_debt"),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):
