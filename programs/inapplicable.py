@@ -1,5 +1,6 @@
-"""A metric that does not apply to a company is said not to, beside its revenue (its cash,
-for a liquidity ratio).
+"""A metric that does not apply to a company is said not to, beside what the filing reports
+instead: its revenue, its cash for a liquidity ratio, its operating income where no cost of
+sales is printed, its equity for a ratio to a deficit.
 
 Asked "What was JPMorgan's gross margin in FY2022?", the calculator found no cost of sales in
 JPMorgan's statements, a probe searched the filing, and the 1.5B model wrote "JPMorgan's
@@ -20,6 +21,9 @@ for the slice print no inventory anywhere (no balance-sheet line, no cash-flow c
 inventories: a row so labelled counts even where the facts left its concept unnamed),
 inventory turnover and days of inventory are said not to apply. A company whose
 inventories the facts merely missed still prints the word, so it is not told it has none.
+Likewise a REIT's unclassified balance sheet (no working capital, current or quick ratio),
+an income statement by nature with no cost of sales (FedEx: no gross margin), and a ratio
+to negative shareholders' equity (Oracle's FY2022 debt-to-equity), which is not meaningful.
 """
 
 from __future__ import annotations
@@ -114,10 +118,10 @@ _NATURE_ROWS = 3
 def lacking_cost_of_sales(concepts: Iterable[str], facts: Iterable[Fact]) -> str | None:
     """Why a metric built on a cost of sales does not apply ("it reports operating expenses
     by nature (salaries and employee benefits, purchased transportation, …) and no cost of
-    sales") when ``concepts`` read one, the slice's income statement has
-    no row naming a cost of sales or a gross profit, and three or more of its rows name
-    expenses by their nature: FedEx, whose "improving gross margin" had been refused. An
-    income statement with fewer such rows is a gap in the facts, not a business trait."""
+    sales") when ``concepts`` read one, the slice's income statement has no row naming a
+    cost of sales or a gross profit, and three or more of its rows name expenses by their
+    nature: FedEx, whose "improving gross margin" had been refused. An income statement
+    with fewer such rows is a gap in the facts, not a business trait."""
     if not _COST_OF_SALES & set(concepts):
         return None
     income = [f for f in facts if f.statement == "income"]
