@@ -28,8 +28,8 @@ def format_value(calculation: Calculation, presentation: Presentation) -> str:
     if display == "per_share" or calculation.unit == "USD/share":
         return f"${value:,.{2 if decimals is None else decimals}f} per share"
     scaled = value / presentation.scale
-    if decimals is None:
-        decimals = 2 if abs(scaled) < 100 else 0
+    if decimals is None:  # no precision the page does not give: 88 is "$88 million"
+        decimals = 2 if abs(scaled) < 100 and scaled != round(scaled) else 0
     sign = "-" if scaled < 0 else ""
     prefix = "$" if calculation.unit == "USD" else ""
     suffix = "" if calculation.unit == "USD" else f" {calculation.unit}"

@@ -259,6 +259,8 @@ def test_refusals():
         ("What is Contoso's FY2021 operating margin? Round to two decimal places.", "20.00%"),
         ("What is Contoso's FY2021 capex (in USD billions)?", "$0.09 billion"),
         ("What is Contoso's FY2021 total assets? Answer in USD millions.", "$2,000 million"),
+        # a whole number of millions under 100 gets no decimals the page does not print
+        ("What is Contoso's FY2021 capex?", "$90 million"),
         ("What is Contoso's FY2021 current ratio?", "1.30"),
         ("What is Contoso's FY2021 DSO?", "57.79 days"),
         ("What is Contoso's FY2021 diluted EPS?", "$1.70 per share"),
