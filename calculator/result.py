@@ -16,6 +16,7 @@ from calculator.expressions import Binary, Expression, Number, Reference, Unary,
 from citations.markup import Citation, render_marker
 from domain.periods import Period
 from retrieval.facts.model import Fact
+from textnorm.casing import lower_first
 
 _SYMBOLS = {"+": "+", "-": "−", "*": "×", "/": "÷", "**": "^"}
 
@@ -78,7 +79,7 @@ class Calculation:
         words = [set(_WORDS.findall(text.lower())) for text in (label, self.title)]
         if not label or words[0] == words[1]:
             return ""
-        return f" ({label[:1].lower() + label[1:] if label[1:2].islower() else label})"
+        return f" ({lower_first(label)})"
 
     def input_lines(self) -> list[str]:
         """One line per input: what was read, where, as printed and in base units."""

@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from domain.cells import SliceRef
 from domain.fiscal_calendar import fiscal_cell
 from domain.period_patterns import (
     AS_OF_END_RE,
@@ -118,6 +119,11 @@ class Period:
     def name(self) -> str:
         """``FY2018`` or ``FY2023 Q2``, as reports and the grid page write it."""
         return f"FY{self.fy}" if self.fq is None else f"FY{self.fy} Q{self.fq}"
+
+
+def slice_period(ref: SliceRef) -> Period:
+    """A 10-K cell (Q4) is its fiscal year; a quarter cell is that quarter."""
+    return Period(ref.fy, None if ref.fq == 4 else ref.fq)
 
 
 def parse_fy(value: str | int) -> int:

@@ -19,6 +19,7 @@ from calculator.result import Calculation, fact_citation
 from citations.markup import CitedAnswer, Footnote, ReferenceList, render_marker
 from programs.figure_choice import ChoiceQuestion
 from signatures.synthesiser import Figure
+from textnorm.casing import lower_first
 
 #: "Did <a figure> cover <another>": a yes/no question, what covers, what is covered, and the
 #: rest (the company's period) after it.
@@ -47,11 +48,6 @@ def read_cover(question: str) -> CoverQuestion | None:
         return None
     source, use = (_OWNER_RE.sub("", m.group(k).strip()) for k in ("source", "use"))
     return CoverQuestion(source, use) if source and use else None
-
-
-def lower_first(text: str) -> str:
-    """``Capital expenditure`` -> ``capital expenditure``; an acronym (``EBITDA``) stays."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def numbered_footnotes(

@@ -16,11 +16,11 @@ from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, ren
 from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
-from programs.figures import lower_first
 from programs.verdicts import Point, steadiness_verdict, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
+from textnorm.casing import lower_first
 
 
 def slice_figures(report: SliceReport) -> list[Figure]:

@@ -31,12 +31,11 @@ from calculator.phrases import compiled
 from calculator.result import Calculation
 from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
-from domain.periods import MIN_FY, Period, read_periods
+from domain.periods import MIN_FY, Period, read_periods, slice_period
 from programs.absent_items import absence_verdict
 from programs.comparisons import (
     choice_answer,
     cover_answer,
-    lower_first,
     numbered_footnotes,
     read_cover,
 )
@@ -55,13 +54,9 @@ from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
+from textnorm.casing import lower_first
 
 FactSource = Callable[[SliceRef], Sequence[Fact]]
-
-
-def slice_period(ref: SliceRef) -> Period:
-    """A 10-K cell (Q4) is its fiscal year; a quarter cell is that quarter."""
-    return Period(ref.fy, None if ref.fq == 4 else ref.fq)
 
 
 def asked_period(question: str, ref: SliceRef) -> Period:

@@ -33,9 +33,9 @@ from collections.abc import Iterable
 
 from calculator.result import Calculation
 from programs.absent_items import is_zero_ratio
-from programs.comparisons import lower_first
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
+from textnorm.casing import lower_first
 
 #: What a financial company's statements lack, by the calculator concept a metric reads.
 _LACKING_AT_FINANCIALS = {

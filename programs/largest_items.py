@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
-from domain.periods import Period
-from programs.comparisons import lower_first
+from domain.periods import slice_period
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
+from textnorm.casing import lower_first
 
 #: "the largest liability", "biggest liabilities", "smallest single liability".
 _ASKED = re.compile(
@@ -67,7 +67,7 @@ def liability_rows(facts: Iterable[Fact], ref: SliceRef) -> list[Fact]:
     rows after a total assets row and before the first equity row, on its page or the next,
     totals left out; the first sheet that closes so (a holding company's sheet before its
     subsidiary's; a summary page's lone total assets row opens nothing)."""
-    fq = None if ref.fq == 4 else ref.fq
+    fq = slice_period(ref).fq
     rows = [f for f in facts if f.statement == "balance" and f.fy == ref.fy and f.fq == fq]
     rows.sort(key=lambda f: f.page_id)  # stable: each page's rows stay in printed order
     start: int | None = None  # the latest total assets row, where liabilities begin
@@ -94,7 +94,7 @@ def largest_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe 
     slice's balance sheet gives the choice."""
     if largest_answer(question, facts, ref) is None:
         return None
-    period = Period(ref.fy, None if ref.fq == 4 else ref.fq).label
+    period = slice_period(ref).label
     rank = "largest" if read_largest_ask(question).largest else "smallest"
     return Probe(
         probe_title="Liabilities (from the balance sheet)",
@@ -110,7 +110,7 @@ def largest_answer(
     ask = read_largest_ask(question)
     if ask is None:
         return None
-    period = Period(ref.fy, None if ref.fq == 4 else ref.fq).label
+    period = slice_period(ref).label
     return largest_liability(ask, liability_rows(facts, ref), period)
 
 

@@ -28,12 +28,13 @@ from calculator.tools import FactTools
 from citations.hit_numbers import numbered_markdown
 from citations.markup import MARKER_RE, CitedAnswer
 from domain.cells import SliceRef
+from domain.periods import slice_period
 from lm.faults import LMUnavailable
 from programs.draft_checks import EMPTY_VERDICT, floor_verdict
 from programs.drafts import VerifiedDraft
 from programs.events import EventEmitter
 from programs.evidence_text import evidence_text, verification_text
-from programs.figures import Figures, slice_period
+from programs.figures import Figures
 from programs.page_answers import asks_of_a_page, page_answer
 from programs.probe_outcome import ProbeOutcome, closed_by_code
 from programs.researcher import Researcher

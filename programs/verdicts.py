@@ -38,7 +38,7 @@ from domain.period_patterns import (
 from domain.periods import MIN_FY, Period
 from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_form import opens_yes_no
-from programs.comparisons import lower_first
+from textnorm.casing import lower_first
 
 
 @dataclass(frozen=True)

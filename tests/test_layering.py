@@ -32,7 +32,7 @@ ARROWS: dict[str, set[str]] = {
     "signatures": {"citations", "domain"},
     "market": {"calculator", "domain", "retrieval"},
     "edgar": {"domain", "retrieval"},
-    "calculator": {"citations", "domain", "retrieval"},
+    "calculator": {"citations", "domain", "retrieval", "textnorm"},
     "metrics": {"citations", "textnorm"},
     "retrieval": {"domain", "textnorm"},
     "citations": {"domain"},
