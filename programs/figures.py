@@ -161,7 +161,13 @@ class Figures:
         """The question's figure for this slice, or None (nothing computable, or an input
         the slice's filings do not print: never a made-up number; or a question that asks
         which item, not how much, or whether one figure covers another, or what the statements
-        do not print: a part of the company, an adjusted measure)."""
+        do not print: a part of the company, an adjusted measure; or a ratio to negative
+        equity, which :meth:`inapplicable` says is not meaningful)."""
+        computed = self._figure(question, ref, parts)
+        return None if computed and deficit_reason(computed.calculation) else computed
+
+    def _figure(self, question: str, ref: SliceRef, parts: bool = True) -> Computed | None:
+        """:meth:`compute`'s figure, a ratio to negative equity included."""
         if asks_to_choose(question) or outside_the_statements(question) or read_cover(question):
             return None
         if parts and self.part_table(question, ref) is not None:
@@ -175,8 +181,7 @@ class Figures:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
             choice = replace(choice, period=period)
-        computed = self._calculated(choice, ref)
-        return None if computed and deficit_reason(computed.calculation) else computed
+        return self._calculated(choice, ref)
 
     def part_table(self, question: str, ref: SliceRef) -> PartTable | None:
         """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""
@@ -271,14 +276,14 @@ class Figures:
         if choice and (none := absence_verdict(question, choice, facts, period.label)):
             financing = self._concept("cash flow from financing activities", ref, period)
             return (choice.title, none, financing) if financing else None
-        raw = self._calculated(replace(choice, period=period), ref) if choice else None
+        raw = self._figure(question, ref)
         if raw and (deficit := deficit_reason(raw.calculation)):  # equity read instead
             equity, what = self._concept("shareholders' equity", ref, period), "equity"
             verdict = inapplicable_verdict(choice.title, ref.ticker, deficit, what)
             return (choice.title, verdict, equity) if equity else None
         reason, instead = why_inapplicable(concepts, self.sector(ref.ticker), facts) or ("", ())
         found = [(name, c) for name in instead if (c := self._concept(name, ref, period))]
-        if choice is None or not found or self.compute(question, ref) is not None:
+        if choice is None or not found or raw is not None:
             return None  # nothing to read instead, or its statements hold the inputs after all
         name, reported = found[0]
         return choice.title, inapplicable_verdict(choice.title, ref.ticker, reason, name), reported
