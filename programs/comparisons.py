@@ -50,6 +50,13 @@ def read_cover(question: str) -> CoverQuestion | None:
     return CoverQuestion(source, use) if source and use else None
 
 
+def millions(value: float) -> str:
+    """``$25,867 million`` (a negative as ``-$231 million``): an amount in base units as a
+    sentence states it."""
+    sign = "-" if value < 0 else ""
+    return f"{sign}${abs(value) / 1e6:,.0f} million"
+
+
 def numbered_footnotes(
     calculations: Sequence[Calculation],
 ) -> tuple[dict[str, int], list[Footnote]]:

@@ -20,9 +20,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from calculator.result import fact_citation
+from citations.markup import CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import slice_period
+from programs.comparisons import millions
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
@@ -124,27 +126,26 @@ def largest_liability(
     ranked = sorted(rows, key=lambda f: f.value, reverse=ask.largest)
     chosen, next_one = ranked[0], ranked[1]
     word = "largest" if ask.largest else "smallest"
-    pages = list(dict.fromkeys((f.uid, f.doc_label, f.page_index, f.page_id) for f in rows))
-    numbers = {uid: n for n, (uid, *_) in enumerate(pages, start=1)}
+    first_row: dict[str, Fact] = {}
+    for fact in rows:
+        first_row.setdefault(fact.uid, fact)  # one footnote a page, in printed order
+    numbers = {uid: n for n, uid in enumerate(first_row, start=1)}
     footnotes = [
-        Footnote(
-            number=numbers[uid],
-            citation=Citation(uid=uid, doc_label=label, page_index=index, page_id=page_id),
-        )
-        for uid, label, index, page_id in pages
+        Footnote(number=numbers[uid], citation=fact_citation(fact))
+        for uid, fact in first_row.items()
     ]
     mark, other = (render_marker([numbers[f.uid]]) for f in (chosen, next_one))
     body = (
         f"{_name(chosen)} was the {word} liability on the balance sheet at the end of "
-        f"{period}: {_millions(chosen.value)}{mark}. Next was {_mid_sentence(_name(next_one))}, "
-        f"{_millions(next_one.value)}{other}."
+        f"{period}: {millions(chosen.value)}{mark}. Next was {_mid_sentence(_name(next_one))}, "
+        f"{millions(next_one.value)}{other}."
     )
     figure = Figure(
         title=f"{word.capitalize()} liability",
         period=period,
         value=chosen.value,
         unit="USD",
-        text=_millions(chosen.value),
+        text=millions(chosen.value),
         uids=[chosen.uid],
         inputs=[
             f"{f.label}: {f.value:,.0f} USD ({f.doc_label} p.{f.page_index + 1})"
@@ -167,7 +168,3 @@ def _mid_sentence(name: str) -> str:
     """``Regulatory liabilities`` -> ``regulatory liabilities``; a name printed in title
     case or with an acronym ("Long-Term Debt", "Accrued VAT") stays as printed."""
     return lower_first(name) if not re.search(r"[A-Z]", name[1:]) else name
-
-
-def _millions(value: float) -> str:
-    return f"${value / 1e6:,.0f} million"

@@ -23,6 +23,7 @@ from calculator.breakdown import Breakdown, Part, find_breakdown
 from calculator.result import Calculation, fact_citation
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
 from domain.cells import SliceRef
+from programs.comparisons import millions
 from programs.figure_questions import PART_RE, SHARE_FROM_RE, asks_adjusted
 from programs.page_hits import PageHit, page_citation
 from retrieval.facts.headings import heading_statement
@@ -294,16 +295,10 @@ def part_label(part: Part) -> str:
     return _FOOTNOTE_MARKS.sub("", part.label).strip()
 
 
-def _money(value: float) -> str:
-    """``$25,867 million`` (a negative as ``-$231 million``)."""
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value) / 1e6:,.0f} million"
-
-
 def _change(breakdown: Breakdown, part: Part) -> str:
     """``, +7.0% from $191,973 million`` (none for a reconciling row: its size is no trend)."""
     change = None if _ADJUSTMENT.search(part.label) else breakdown.change(part)
-    return "" if change is None else f", {change * 100:+.1f}% from {_money(part.prior or 0)}"
+    return "" if change is None else f", {change * 100:+.1f}% from {millions(part.prior or 0)}"
 
 
 def part_probe(table: PartTable, ref: SliceRef) -> Probe:
@@ -327,12 +322,12 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
     total_mark = render_marker(sorted({numbers[c.uid] for c in fact_pages}))
     period = table.total.period.label
     listed = "; ".join(
-        f"{part_label(p)} {_money(p.value)} ({breakdown.share(p) * 100:.1f}%"
+        f"{part_label(p)} {millions(p.value)} ({breakdown.share(p) * 100:.1f}%"
         f"{_change(breakdown, p)})"
         for p in breakdown.parts
     )
     body = (
-        f"{ask.measure.capitalize()} in {period} was {_money(breakdown.total)}{total_mark}, "
+        f"{ask.measure.capitalize()} in {period} was {millions(breakdown.total)}{total_mark}, "
         f"split as: {listed}{page_mark}."
     )
     verdict, chosen = _verdict(ask, breakdown, table.named)
@@ -345,7 +340,7 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
         period=period,
         value=chosen.value if chosen else breakdown.total,
         unit="USD",
-        text=_money(chosen.value if chosen else breakdown.total),
+        text=millions(chosen.value if chosen else breakdown.total),
         uids=list(numbers),
         verdict=verdict,
     )
@@ -393,7 +388,7 @@ def _verdict(
         return compared, None
     if ask.kind == "named" and asked_parts:
         shares = "; ".join(
-            f"{part_label(p)}: {_money(p.value)}, {breakdown.share(p) * 100:.1f}% of "
+            f"{part_label(p)}: {millions(p.value)}, {breakdown.share(p) * 100:.1f}% of "
             f"{ask.measure}{_change(breakdown, p)}"
             for p in asked_parts
         )
@@ -407,7 +402,7 @@ def _verdict(
         part = pick(parts, key=lambda p: p.value)
         share = breakdown.share(part) * 100
         line = (
-            f"{part_label(part)} had the {ask.kind} {ask.measure}: {_money(part.value)}, "
+            f"{part_label(part)} had the {ask.kind} {ask.measure}: {millions(part.value)}, "
             f"{share:.1f}% of the total"
         )
         return line, part
@@ -433,7 +428,7 @@ def _verdict(
         )
         line = (
             f"{part_label(part)}{_possessive(part)} {ask.measure} {moved}, "
-            f"from {_money(part.prior or 0)} to {_money(part.value)}"
+            f"from {millions(part.prior or 0)} to {millions(part.value)}"
         )
         return line, part
     if ask.kind == "declined" and breakdown.prior_total is not None:

@@ -174,7 +174,8 @@ class ResearchProgram(dspy.Module):
         judged = inapplicable or (figure is not None and self.figures.judges(question, ref))
         sector = "" if inapplicable else self.figures.sector(ref.ticker)
         parted = figure is not None and (  # a choice among parts or rows code made
-            self.figures.part_table(question, ref) is not None or read_largest_ask(question)
+            self.figures.part_table(question, ref) is not None
+            or read_largest_ask(question) is not None
         )
         beyond = asks_beyond_figure(question, sector, judged, parted)
         if figure is not None and (not beyond or ref in compared):

@@ -300,7 +300,7 @@ def asks_presence(question: str, formula: str) -> bool:
 #: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making" ask the
 #: other way. Net income's sign answers either.
 _PROFITABLE = re.compile(
-    r"(?<!un)\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b", re.IGNORECASE
+    r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b", re.IGNORECASE
 )
 _LOSS_MAKING = re.compile(r"\bunprofitable\b|\bloss-making\b", re.IGNORECASE)
 _NET_INCOME = frozenset({"net_income", "net_income_attributable", "net_income_to_common"})
