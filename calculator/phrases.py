@@ -54,7 +54,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "net_income_attributable": (
         r"net (?:income|earnings|profit)(?: attributable to (?:[\w.&'-]+ ){0,6}?"
         r"(?:shareholders|shareowners|stockholders|common stockholders))?",
-        r"(?:un)?profitable|loss-making",  # "Was Intel profitable?" asks net income's sign
+        # "Was Intel profitable?", "Did it turn a profit?" ask net income's sign
+        r"(?:un)?profitable|loss-making|(?:make|made|turn|turned) a profit",
     ),
     "net_income_to_common": (
         r"net (?:income|earnings) (?:applicable|available) to common (?:stock|share)holders",

@@ -247,15 +247,48 @@ def without_empty_claims(body: str) -> str:
 
 
 def without_repeats(body: str) -> str:
-    """``body`` less each prose sentence that says again, word for word, what one before it
-    said (a composed answer that pasted one finding twice); table cells are left alone."""
-    seen: set[str] = set()
+    """``body`` less each prose sentence that says again what one before it said: word for
+    word (a composed answer that pasted one finding twice), or reworded around the same
+    words and numbers (the composer's "The debt-to-equity ratio does not apply to ORCL
+    because its shareholders' equity was negative …" after code's own line saying so,
+    :func:`restates`); table cells are left alone."""
+    said: list[Sentence] = []
     repeats = []
     for sentence in split_sentences(body):
         if sentence.in_table:
             continue
-        words = " ".join(sentence.text.split())
-        if words in seen:
+        if any(restates(sentence.text, before.text) for before in said):
             repeats.append(sentence)
-        seen.add(words)
+        said.append(sentence)
     return without_units(body, repeats) if repeats else body
+
+
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'’&-]*")
+#: A reworded sentence adds at most this share of words of its own; with fewer than
+#: ``_RESTATED_MIN_WORDS`` words only a word-for-word copy is a repeat.
+_RESTATED_NEW_WORDS = 0.1
+_RESTATED_MIN_WORDS = 8
+#: A capitalised word is a name ("PepsiCo's", "ORCL"), which a sentence about another
+#: company adds however few its other new words are; these open sentences, naming nothing.
+_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9'’&-]*")
+_OPENERS = frozenset("the a an this that these it its in on at for as so but and while".split())
+
+
+def restates(sentence: str, before: str) -> bool:
+    """Whether ``sentence`` says nothing ``before`` did not: the same words, or (eight
+    words or more) at most one in ten of its own, and no number or name of its own. "Debt
+    rose in FY2023" adds a year to "Debt rose", "Gross margin in FY2022 was 67.3%" a year
+    and a figure to the FY2021 sentence beside it, and "PepsiCo's revenue grew 5% …" a
+    company to 3M's; none restates."""
+    if " ".join(sentence.split()) == " ".join(before.split()):
+        return True
+    words = set(_WORD_RE.findall(sentence.lower()))
+    if len(words) < _RESTATED_MIN_WORDS:
+        return False
+    earlier = set(_WORD_RE.findall(before.lower()))
+    new = words - earlier
+    own_name = any(
+        w.lower() in new and w.lower() not in _OPENERS for w in _NAME_RE.findall(sentence)
+    )
+    own_number = any(w[0].isdigit() for w in new)
+    return not (own_name or own_number) and len(new) <= _RESTATED_NEW_WORDS * len(words)

@@ -56,6 +56,9 @@ _FIGURE_WORDS: dict[str, tuple[str, str]] = {
         r"(?:its\s+|our\s+)?(?:common\s+)?(?:stock|shares)\b",
         r"\brepurchas|\bbuy-?back",
     ),
+    # What a company paid for another: "the purchase of Slack … for $4 billion" is not
+    # the page's "$4.0 billion from repurchases of common stock".
+    "acquisitions": (r"\bacqui(?:sitions?|red|res?|ring)\b", r"\bacqui"),
 }
 _FIGURES = {name: re.compile(named, re.IGNORECASE) for name, (named, _) in _FIGURE_WORDS.items()}
 _MENTIONS = {name: re.compile(loose, re.IGNORECASE) for name, (_, loose) in _FIGURE_WORDS.items()}

@@ -12,7 +12,7 @@ A sentence that opens with the other yes/no than code's verdict on a figure
 (:mod:`programs.verdicts`) goes too, and so does one that moves a figure the other way than
 its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%), or that
 ranks two companies the other way than their figures do ("Boeing had the higher operating
-margin" of Boeing's -5.3% beside 3M's 19.1%).
+margin" of Boeing's -5.3% beside 3M's 19.1%), or that gives a ratio's value a percent sign.
 
 The composer reads only the slices' findings, so a number it writes that no finding states
 is its own: arithmetic (a gap, a share, a sum) or a neighbouring figure recalled wrongly.
@@ -37,6 +37,8 @@ from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
 
 _WORD = re.compile(r"[a-z]{3,}")
+#: How code states a ratio ("1.33", "84.33"): a number with no unit.
+_BARE_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 #: A number right after these is a benchmark the figure is compared with ("a quick ratio
 #: below 1"), not a statement of the figure.
 THRESHOLD = re.compile(
@@ -300,7 +302,20 @@ def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
     if not about:
         return False
     amounts = stated_values(text, about)
-    return bool(amounts) and not all(any(states_figure(t, f) for f in about) for t in amounts)
+    wrong = bool(amounts) and not all(any(states_figure(t, f) for f in about) for t in amounts)
+    return wrong or _ratio_as_percent(text, about)
+
+
+def _ratio_as_percent(text: str, figures: Sequence[Figure]) -> bool:
+    """Whether ``text`` gives a ratio's value a percent sign: "a debt-to-equity ratio of
+    84.33%" of a ratio of 84.33 (84 times, not 0.84). The value is the figure's, so a check
+    of amounts alone passes it, and the grounding metric reads numbers without their unit."""
+    ratios = [f for f in figures if _BARE_NUMBER.fullmatch(f.text)]
+    return any(
+        t.percent and any(close(abs(t.value), abs(f.value), decimals=t.decimals) for f in ratios)
+        for t in extract_numbers(text)
+        if not _not_the_figure(text, t)
+    )
 
 
 def drop_unfounded(answer: CitedAnswer, source: str) -> tuple[CitedAnswer, int]:

@@ -96,6 +96,37 @@ def test_a_claim_that_states_nothing_cites_nothing():
     )
 
 
+def test_a_sentence_reworded_around_the_same_words_and_numbers_is_said_once():
+    from citations.sentences import without_repeats
+
+    code = (
+        "ORCL FY2022 Q4: Debt-to-equity does not apply to ORCL: its shareholders' equity was "
+        "negative at the end of FY2022, so a ratio to it is not meaningful¹."
+    )
+    reworded = (
+        "The debt-to-equity ratio does not apply to ORCL because its shareholders' equity was "
+        "negative at the end of FY2022, so a ratio to it is not meaningful.¹"
+    )
+    assert without_repeats(f"{code} {reworded}").strip() == code
+    # A year, a figure or a clause of its own is news, however many words it shares.
+    years = (
+        "Gross margin of the company in FY2021 was 68.2% of its net sales¹. "
+        "Gross margin of the company in FY2022 was 67.3% of its net sales²."
+    )
+    assert without_repeats(years) == years
+    clause = (
+        "Debt-to-equity does not apply to ORCL: its shareholders' equity was negative¹. "
+        "Debt-to-equity does not apply to ORCL: its shareholders' equity was negative after "
+        "buybacks of $16 billion¹."
+    )
+    assert without_repeats(clause) == clause
+    companies = (
+        "3M's net revenue in fiscal year 2022 grew by 5% over the prior year¹. "
+        "PepsiCo's net revenue in fiscal year 2022 grew by 5% over the prior year²."
+    )
+    assert without_repeats(companies) == companies
+
+
 def test_a_sentence_said_twice_is_said_once_and_table_cells_stay():
     from citations.sentences import without_repeats
 

@@ -33,6 +33,20 @@ def test_a_sentence_giving_the_slices_figure_another_value_is_removed():
     assert "below 1 means" in kept.body  # a benchmark the figure is compared with stays
 
 
+def test_a_ratio_given_a_percent_sign_is_removed():
+    """A debt-to-equity ratio of 84.33 is 84 times equity; "84.33%" says 0.84 times, with
+    the figure's own digits, which the check of amounts alone would pass."""
+    ratio = Figure(
+        title="Debt-to-equity ratio", period="FY2023", value=84.331, unit="ratio", text="84.33"
+    )
+    right = "Oracle's debt-to-equity ratio in FY2023 was 84.33¹."
+    wrong = "Oracle's debt-to-equity ratio rose to 84.33% in FY2023¹."
+    kept, removed = drop_contradicting_in_slice(CitedAnswer(body=f"{right} {wrong}"), [ratio])
+    assert removed == 1 and kept.body.strip() == right
+    other = "The debt-to-equity ratio was 84.33, and revenue grew 12.5%¹."
+    assert drop_contradicting_in_slice(CitedAnswer(body=other), [ratio])[1] == 0
+
+
 MARGIN_CHANGE = Figure(
     title="Change in operating margin", period="FY2022", value=-0.01739, unit="ratio", text="-1.7%"
 )

@@ -55,3 +55,16 @@ def test_a_number_a_table_row_gives_another_figure_goes():
     # the row that prints it names the figure the sentence speaks of, or names no measure
     assert not given_to_another("Net income was $2,310.4 million.", [RELEASE], asked)
     assert not given_to_another("Acme paid dividends of 41,198 million.", [RELEASE], asked)
+
+
+def test_a_buybacks_amount_is_no_acquisitions_price():
+    """Salesforce's 10-K page gives "$4.0 billion" to its buybacks; a draft gave it to Slack."""
+    page = (
+        "Net cash used in investing activities during fiscal 2022 was primarily related to "
+        "cash consideration for the acquisitions of Slack and Acumen, net of cash acquired, of "
+        "approximately $14.9 billion. Net cash used in financing activities during fiscal 2023 "
+        "consisted primarily of $4.0 billion from repurchases of common stock."
+    )
+    asked = "What are major acquisitions that Acme has done in FY2023, FY2022 and FY2021?"
+    assert given_to_another("The largest acquisition was Slack, for $4 billion.", [page], asked)
+    assert not given_to_another("Acquisitions of Slack cost $14.9 billion.", [page], asked)
