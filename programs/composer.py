@@ -42,6 +42,7 @@ from citations.sentences import (
     without_units_and_followers,
 )
 from citations.verification import verify_answer
+from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_support import unsettled_pages, without_unsettled
 from programs.figure_check import drop_misranked
 from programs.figure_table import (
@@ -51,6 +52,7 @@ from programs.figure_table import (
     figure_sentences,
     figure_verdicts,
     formula_notes,
+    incomparable_verdicts,
     read_from_later_filings,
     series_lines,
     slice_figures,
@@ -148,13 +150,18 @@ def _rows(raw: object) -> list[TableRow]:
     return rows
 
 
-def _without_opposing(body: str, trends: Sequence[str]) -> str:
+def _without_opposing(body: str, trends: Sequence[str], incomparable: bool = False) -> str:
     """``body`` less the prose sentences opening with the other yes/no than one of code's
-    trend verdicts, and the uncited ones pointing back at them (unchanged when none does)."""
+    trend verdicts, or with any yes/no where code found the periods ``incomparable``, and
+    the uncited ones pointing back at them (unchanged when none does)."""
     opposing = [
         s
         for s in split_sentences(body)
-        if not s.in_table and any(opposes(s.text, v) for v in trends)
+        if not s.in_table
+        and (
+            any(opposes(s.text, v) for v in trends)
+            or (incomparable and yes_no_polarity(s.text) is not None)
+        )
     ]
     return without_units_and_followers(body, opposing) if opposing else body
 
@@ -270,9 +277,11 @@ def _open_with_verdicts(
     said = answer.prose.body
     numbers = findings.figure_numbers
     trends = trend_verdicts(question, slices, numbers, sectors)
-    verdicts = [v for v in figure_verdicts(slices, numbers) + trends if v not in said]
+    incomparable = incomparable_verdicts(question, slices, numbers, sectors)
+    given = incomparable + figure_verdicts(slices, numbers) + trends
+    verdicts = [v for v in given if v not in said]
     if answer.cited and verdicts:
-        kept = _without_opposing(said, trends)
+        kept = _without_opposing(said, trends, bool(incomparable))
         body = " ".join(verdicts) + "\n\n" + kept.lstrip()
         answer.prose = answer.prose.model_copy(update={"body": body})
 

@@ -16,7 +16,7 @@ from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, ren
 from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
-from programs.verdicts import Point, steadiness_verdict, trend_verdict
+from programs.verdicts import Point, asks_direction, steadiness_verdict, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
@@ -236,6 +236,50 @@ def trend_verdicts(
             verdict += f", {change(first, last)}"  # the change line would repeat the figures
         if verdict:
             lines.append(f"{label}{verdict}{_pair_markers(first, last, numbers)}.")
+    return lines
+
+
+#: How code titles the probe of a metric that does not apply (:mod:`programs.inapplicable`).
+_DOES_NOT_APPLY = " (does not apply)"
+
+
+def incomparable_verdicts(
+    question: str,
+    slices: Sequence[SliceReport],
+    numbers: dict[str, int],
+    sectors: dict[str, str] | None = None,
+) -> list[str]:
+    """The direct answer to a yes/no question on whether a figure rose or improved when it
+    does not apply in one of the periods asked, cited: ``Not comparable: debt-to-equity
+    does not apply in FY2022; it was 84.33 in FY2023².`` (Oracle's FY2022 equity was a
+    deficit). No trend is drawn across such a period, so :func:`trend_verdicts` says
+    nothing, and the figure of the period where it applies would otherwise stand only in
+    the table."""
+    lines = []
+    for ticker in dict.fromkeys(report.slice.ticker for report in slices):
+        reports = [report for report in slices if report.slice.ticker == ticker]
+        lacking: dict[str, list[str]] = {}  # title -> the periods it does not apply in
+        for report in reports:
+            for probe in report.probe_answers:
+                if probe.probe_title.endswith(_DOES_NOT_APPLY) and probe.figures:
+                    title = probe.probe_title.removesuffix(_DOES_NOT_APPLY)
+                    lacking.setdefault(title, []).append(probe.figures[0].period)
+        sector = (sectors or {}).get(ticker, "")
+        for title, periods in lacking.items():
+            shown = [
+                f
+                for report in reports
+                for f in slice_figures(report)
+                if f.title == title and f.period not in periods and _markers(f, numbers)
+            ]
+            if not shown or not asks_direction(question, title, sector):
+                continue
+            label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
+            stated = "; ".join(f"{f.text} in {f.period}{_markers(f, numbers)}" for f in shown)
+            lines.append(
+                f"{label}Not comparable: {lower_first(title)} does not apply in "
+                f"{' and '.join(periods)}; it was {stated}."
+            )
     return lines
 
 

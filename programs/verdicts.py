@@ -196,6 +196,13 @@ def trend_verdict(
     return f"{answer}: the {lower_first(title)} {moved}"
 
 
+def asks_direction(question: str, title: str, sector: str = "") -> bool:
+    """Whether ``question`` asks (yes/no) whether the figure ``title`` improved, rose or
+    fell, whatever its values: what :func:`trend_verdict` answers when both periods have
+    the figure."""
+    return _direction_answer(question, title, True, True, sector) is not None
+
+
 def change_verdict(
     question: str, title: str, value: float, text: str, sector: str = ""
 ) -> str | None:

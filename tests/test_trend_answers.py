@@ -255,3 +255,55 @@ def test_every_figure_read_one_way_is_a_calculator_metric():
     from calculator.definitions import METRICS
 
     assert set(BETTER_WHEN) <= {m.title.lower() for m in METRICS}
+
+
+def _deficit_year_slices():
+    """Oracle-like: FY2022's equity was a deficit, so its debt-to-equity does not apply."""
+    from domain.cells import SliceRef
+    from signatures.synthesiser import ProbeAnswer, SliceReport
+
+    equity = Figure(
+        title="Shareholders' equity", period="FY2022", value=-6.22e9, unit="USD",
+        text="-$6,220 million", uids=["a1"],
+        verdict="Debt-to-equity does not apply to ACME: its shareholders' equity was negative",
+    )  # fmt: skip
+    ratio = Figure(
+        title="Debt-to-equity", period="FY2023", value=84.331, unit="ratio", text="84.33",
+        uids=["b2"],
+    )  # fmt: skip
+
+    def report(fy: int, title: str, figure: Figure) -> SliceReport:
+        probe = ProbeAnswer(index=1, probe_title=title, probe_question="?", figures=[figure])
+        return SliceReport(slice=SliceRef(ticker="ACME", fy=fy, fq=4), probe_answers=[probe])
+
+    return [
+        report(2022, "Debt-to-equity (does not apply)", equity),
+        report(2023, "Debt-to-equity (from the statements)", ratio),
+    ]
+
+
+def test_a_trend_across_a_period_where_the_figure_does_not_apply_is_not_drawn():
+    from programs.figure_table import incomparable_verdicts, trend_verdicts
+
+    slices, numbers = _deficit_year_slices(), {"a1": 1, "b2": 2}
+    asked = "Is Acme's debt-to-equity ratio higher in FY2023 than in FY2022?"
+    assert trend_verdicts(asked, slices, numbers) == []
+    assert incomparable_verdicts(asked, slices, numbers) == [
+        "Not comparable: debt-to-equity does not apply in FY2022; it was 84.33 in FY2023²."
+    ]
+    # Asked no direction, or of another figure, code says nothing of a trend.
+    for question in (
+        "What was Acme's debt-to-equity ratio in FY2023?",
+        "Is Acme's current ratio higher in FY2023 than in FY2022?",
+    ):
+        assert incomparable_verdicts(question, slices, numbers) == []
+
+
+def test_no_yes_or_no_stands_beside_not_comparable():
+    from programs.composer import _without_opposing
+
+    body = "Yes, the debt-to-equity ratio rose in FY2023¹. Total debt was $90,481 million¹."
+    assert _without_opposing(body, [], incomparable=True).strip() == (
+        "Total debt was $90,481 million¹."
+    )
+    assert _without_opposing(body, []) == body
