@@ -16,6 +16,7 @@ from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, ren
 from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
+from programs.inapplicable import DOES_NOT_APPLY
 from programs.verdicts import Point, asks_direction, steadiness_verdict, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
@@ -239,10 +240,6 @@ def trend_verdicts(
     return lines
 
 
-#: How code titles the probe of a metric that does not apply (:mod:`programs.inapplicable`).
-_DOES_NOT_APPLY = " (does not apply)"
-
-
 def incomparable_verdicts(
     question: str,
     slices: Sequence[SliceReport],
@@ -261,8 +258,8 @@ def incomparable_verdicts(
         lacking: dict[str, list[str]] = {}  # title -> the periods it does not apply in
         for report in reports:
             for probe in report.probe_answers:
-                if probe.probe_title.endswith(_DOES_NOT_APPLY) and probe.figures:
-                    title = probe.probe_title.removesuffix(_DOES_NOT_APPLY)
+                if probe.probe_title.endswith(DOES_NOT_APPLY) and probe.figures:
+                    title = probe.probe_title.removesuffix(DOES_NOT_APPLY)
                     lacking.setdefault(title, []).append(probe.figures[0].period)
         sector = (sectors or {}).get(ticker, "")
         for title, periods in lacking.items():

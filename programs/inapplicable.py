@@ -183,6 +183,11 @@ def inapplicable_verdict(title: str, ticker: str, reason: str, instead: str = "r
     return f"{title} does not apply to {ticker}: {reason}; its {instead} {verb} read instead"
 
 
+#: The end of the title of the probe code closes with such a verdict, by which the report
+#: knows the metric's period as one where it does not apply.
+DOES_NOT_APPLY = " (does not apply)"
+
+
 def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
     """The probe code closes with such a verdict: ``Gross margin (does not apply)``, or, for
     a payment the statements do not print (:mod:`programs.absent_items`), ``Dividends paid
@@ -197,5 +202,5 @@ def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
             probe_title=f"{title} (none)", probe_question=f"Were any {name} reported in {period}?"
         )
     return Probe(
-        probe_title=f"{title} (does not apply)", probe_question=f"Does {name} apply in {period}?"
+        probe_title=f"{title}{DOES_NOT_APPLY}", probe_question=f"Does {name} apply in {period}?"
     )
