@@ -307,6 +307,15 @@ _PERIOD_AFTER = (
 )
 
 
+#: A yes/no clause on a figure's direction ("did it improve", "has revenue grown"), and the
+#: words that name a growth or change figure itself rather than the basis of a comparison.
+_DIRECTION_ASKED = re.compile(
+    r"\b(?:did|has|have|is|was|were)\b[^?.;]*?\b(?:improv|increas|decreas|grow|grew|ris[ei]|rose"
+    r"|declin|fell|fall|drop)",
+)
+_GROWTH_NAMED = re.compile(r"growth|(?:%|percent(?:age)?) change|(?:change|increase|decrease) in\b")
+
+
 def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -> tuple[str, str]:
     """``formula`` is one name or ``abs(name)``, so a period can be attached to it."""
 
@@ -330,6 +339,10 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
         rf"(?:change|increase|decrease) in(?!{_PERIOD_AFTER})",
         asked,
     )
+    if growth and _DIRECTION_ASKED.search(asked) and not _GROWTH_NAMED.search(asked):
+        # "What was the operating margin in Q2, and did it improve year over year?": the
+        # figure, whose year-ago period gives the direction; not a growth of the margin.
+        return formula, "as asked"
     if growth:
         start = first if first is not None else base.fy - 1
         if re.search(r"growth|%|percent|year[- ]over[- ]year|\byoy\b", asked):

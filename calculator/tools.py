@@ -52,6 +52,8 @@ class FactTools:
         self.facts = list(facts)
         self.period = period
         self.record = record or (lambda uids: None)
+        #: Every value :meth:`calculate` returned: a draft may state them, though no page does.
+        self.computed: list[float] = []
 
     def statement_facts(self, concept_or_label: str, periods: str = "") -> list[dict] | str:
         """Facts whose concept is ``concept_or_label`` or whose row label contains it."""
@@ -91,6 +93,7 @@ class FactTools:
         except CalculationError as exc:
             return f"Cannot compute {formula!r}: {exc}"
         self.record(list(result.citations))
+        self.computed.append(result.value)
         return {
             "value": format_value(result, presentation_for("", str(formula))),
             "formula": result.render(),

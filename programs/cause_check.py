@@ -70,6 +70,15 @@ _STOP = frozenset(
     "year years fiscal quarter compared prior period higher lower partially offset primarily "
     "mainly largely".split()
 )
+#: Words that say a figure fell, and words that say it changed at all.
+_FALL = re.compile(r"\b(?:decreas|declin|fell\b|fall|lower|reduc|down\b)", re.IGNORECASE)
+_CHANGE = re.compile(
+    r"\b(?:decreas|declin|fell\b|fall|lower|reduc|down\b|increas|ris[ei]|rose\b|grew\b|grow"
+    r"|higher|up\b|chang|improv|wors|impact|affect|offset)",
+    re.IGNORECASE,
+)
+#: A sentence opening on what the one before it said ("This was due to …") explains that.
+_ANAPHOR = re.compile(r"\s*(?:this|that|these|those|it|they|which)\b", re.IGNORECASE)
 #: Share of a draft's cause words a page sentence must hold to be where it was copied from.
 _COPIED = 0.75
 #: Fewer cause words than this say too little to tell where they came from.
@@ -119,14 +128,36 @@ def given_to(cause: str, page: str) -> set[str]:
     return owners
 
 
+def _explains_falls_only(cause: str, pages: Sequence[str]) -> bool:
+    """Whether every page sentence whose cause holds most of ``cause``'s words gives it to
+    a fall ("Capital expenditures decreased $141 million … due to …"), and one does."""
+    words = _cause_words(cause)
+    if len(words) < _MIN_WORDS:
+        return False
+    explained = [
+        parts[0]
+        for page in pages
+        for sentence in page_sentences(page)
+        if (parts := split_at_cause(sentence))
+        and len(words & _cause_words(parts[1])) >= _COPIED * len(words)
+    ]
+    return bool(explained) and all(_FALL.search(text) for text in explained)
+
+
 def misattributed_cause(sentence: str, pages: Sequence[str], question: str = "") -> str | None:
     """Why ``sentence`` gives a cause to the wrong figure (None when it does not): the
     figure it explains is not among those ``pages`` give that cause to. A sentence that
     names no figure ("The change was primarily driven by …") explains the one figure
-    ``question`` names, if it names exactly one."""
+    ``question`` names, if it names exactly one. Nor does a page's cause of a fall explain
+    a figure's size: McDonald's 10-K gives Russia's sale as why capital expenditures
+    *decreased*; the draft said its "significant capital expenditures … are primarily due
+    to closures in Russia", in a sentence that states no change at all."""
     parts = split_at_cause(sentence)
     if parts is None:
         return None
+    states_size = len(_cause_words(parts[0])) >= 3 and not _CHANGE.search(parts[0])
+    if states_size and not _ANAPHOR.match(parts[0]) and _explains_falls_only(parts[1], pages):
+        return "the page gives these causes to a fall, not to the figure's size"
     asked = measures_named(question)
     explained = measures_named(parts[0]) or (asked if len(asked) == 1 else set())
     owners = set().union(*(given_to(parts[1], page) for page in pages)) if pages else set()

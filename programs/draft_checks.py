@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from citations.markup import CitedAnswer
-from citations.sentences import split_sentences
+from citations.markup import MARKER_RE, CitedAnswer
+from citations.sentences import split_sentences, without_sentences
 from metrics.numbers import extract_numbers
 from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
@@ -193,6 +193,27 @@ EMPTY_VERDICT = ReviewVerdict(
 )
 
 
+#: An evidence block's header pasted inside a line: Intel's segments were drafted as
+#: "… include the following: [1] INTC 10-K FY2020 p.87: … [2] INTC 10-K FY2020 p.37: …", all
+#: on one line, so the lead-in alone was left and accepted as the answer.
+_INLINE_HIT_HEADER = re.compile(
+    r"\[\d+\]\s*[A-Z][A-Z0-9.&-]*\s+(?:10-K|10-Q|8-K|Earnings|Annual Report)[^:\n]{0,24}?"
+    r"\s+p\.\s?\d+:"
+)
+
+
+def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` less a last sentence that only leads in to what followed it ("The major
+    product lines of Intel include the following:¹") once what followed is gone: Intel's
+    segments were drafted as that lead-in and the pages pasted after it, twice; the pasted
+    lines went, and the reviewer accepted the lead-in as the answer. With it gone, an empty
+    draft is code's to send back. Returns how many went (0 or 1)."""
+    sentences = [s for s in split_sentences(answer.body) if not s.in_table]
+    if not sentences or not MARKER_RE.sub("", sentences[-1].text).rstrip().endswith(":"):
+        return answer, 0
+    return without_sentences(answer, sentences[-1:])
+
+
 def pasted_verdict(raw: str, copied_lines: int, answer: CitedAnswer) -> ReviewVerdict | None:
     """Code's verdict on a draft that pasted its evidence (None otherwise): sent back to be
     written, as no reviewer could judge an empty draft.
@@ -202,6 +223,7 @@ def pasted_verdict(raw: str, copied_lines: int, answer: CitedAnswer) -> ReviewVe
     cut, and the sentence before is a lead-in (a page's line restated), not an answer.
     """
     block = any(HIT_HEADER_RE.match(line) for line in raw.splitlines())
+    block = block or bool(_INLINE_HIT_HEADER.search(raw))
     if copied_lines and (block or not answer.body.strip()):
         return ReviewVerdict(
             follow_up_prompts=[PASTED_DRAFT], reason="the draft pasted the evidence"

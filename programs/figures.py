@@ -21,17 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
-from calculator.choice import FormulaChoice, choose_formula, normalise, single_item
+from calculator.choice import FormulaChoice, single_item
 from calculator.concepts import CONCEPTS
-from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
-from calculator.expressions import Reference, parse_formula, references
-from calculator.phrases import compiled
 from calculator.result import Calculation
 from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
-from domain.periods import MIN_FY, Period, read_periods, slice_period
+from domain.periods import Period, read_periods, slice_period
 from programs.absent_items import absence_verdict
 from programs.comparisons import (
     choice_answer,
@@ -40,6 +37,7 @@ from programs.comparisons import (
     read_cover,
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
+from programs.figure_formulas import formula_asked, formula_inputs, names_fixed_years
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import (
     deficit_reason,
@@ -74,48 +72,6 @@ def asked_period(question: str, ref: SliceRef) -> Period:
 def period_text(period: Period) -> str:
     """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
     return period.label + (" year to date" if period.to_date else "")
-
-
-def _choice(question: str, period: Period) -> FormulaChoice | None:
-    """The formula the question asks for; a comparison ("How did X compare …") is read as
-    a question about the line item it names."""
-    for text in (question, f"What is {question}"):
-        choice = choose_formula(text, period)
-        if isinstance(choice, FormulaChoice):
-            return choice
-    return None
-
-
-def figures_named(text: str) -> frozenset[str]:
-    """Every concept and metric ``text`` names anywhere ("capex", "operating margin")."""
-    lowered = normalise(text)
-    return frozenset(name for pattern, name in compiled() if pattern.search(lowered))
-
-
-def statements_named(text: str) -> frozenset[str]:
-    """The statements that print the figure ``text`` asks for or names ("Net cash provided
-    by operating activities": the cash-flow statement; "operating margin": the income
-    statement, where its inputs are); empty when it names none the calculator knows."""
-    choice = _choice(text, Period(MIN_FY))
-    if choice is None:
-        return frozenset()
-    return frozenset(
-        CONCEPTS[ref.concept].statement for ref in _inputs(choice) if ref.concept in CONCEPTS
-    )
-
-
-def _inputs(choice: FormulaChoice) -> list[Reference]:
-    """The facts ``choice``'s formula reads (none when it does not parse)."""
-    try:
-        expression = parse_formula(choice.formula, metrics=metric_formulas(choice.definitions))
-    except CalculationError:
-        return []
-    return list(references(expression))
-
-
-def _absolute(choice: FormulaChoice) -> bool:
-    """True if the formula names fixed years (growth from FY2018 to FY2022), not "this year"."""
-    return any(ref.period.absolute is not None for ref in _inputs(choice))
 
 
 @dataclass(frozen=True)
@@ -173,10 +129,10 @@ class Figures:
         if parts and self.part_table(question, ref) is not None:
             return None  # the parts' table answers it, not the whole company's figure
         period = asked_period(question, ref)
-        choice = _choice(question, period)
+        choice = formula_asked(question, period)
         if choice is None:
             return None
-        if _absolute(choice):
+        if names_fixed_years(choice):
             if choice.period != period:
                 return None  # a fixed-years figure belongs to the slice of its last year
         else:
@@ -224,7 +180,7 @@ class Figures:
         CAGR from FY2019 to FY2021 reads two years and spans FY2020 too); empty when the
         slice has no such figure."""
         computed = self.compute(question, ref)
-        if computed is None or not _absolute(computed.choice):
+        if computed is None or not names_fixed_years(computed.choice):
             return []
         return list(range(min(f.fy for f in computed.calculation.inputs), ref.fy))
 
@@ -270,8 +226,8 @@ class Figures:
         if asks_to_choose(question) or outside_the_statements(question):
             return None
         period = asked_period(question, ref)
-        choice = _choice(question, period)
-        concepts = {r.concept for r in _inputs(choice)} if choice is not None else set()
+        choice = formula_asked(question, period)
+        concepts = {r.concept for r in formula_inputs(choice)} if choice is not None else set()
         facts = self.facts(ref)
         if choice and (none := absence_verdict(question, choice, facts, period.label)):
             financing = self._concept("cash flow from financing activities", ref, period)
@@ -323,7 +279,7 @@ class Figures:
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
         outflow's ``abs(...)``), read from the slice's facts."""
-        choice = _choice(f"What was {text}?", period)
+        choice = formula_asked(f"What was {text}?", period)
         if choice is None or single_item(choice.formula) is None:
             return None
         return self._calculated(replace(choice, period=period), ref)
@@ -331,7 +287,7 @@ class Figures:
     def _concept(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item named by ``text``, read from the slice's facts (a metric is no
         option's figure: "cash flow from operations" is cash from operations, not a ratio)."""
-        choice = _choice(f"What was {text}?", period)
+        choice = formula_asked(f"What was {text}?", period)
         if choice is None or choice.formula not in CONCEPTS:
             return None
         return self._calculated(replace(choice, period=period), ref)
@@ -386,21 +342,34 @@ class Figures:
         lacks the cell, or its statements do not hold the figure). Asked "How did AmEx's
         revenue in FY2022 compare with the prior year?", the plan could only say FY2021 is
         not in the grid, though the FY2022 10-K prints FY2021's revenue beside FY2022's."""
-        computed = self.compute(question, ref)
+        computed = self.compute(question, ref) or self._read_instead(question, ref)
         asked = read_periods(question)
         years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
         compares = ref.fy - 1 in years or (asked.trend and len(years) < 2)
         if computed is None or asked.sequential or not compares:
             return None
-        if any(r.period.absolute or r.period.offset for r in _inputs(computed.choice)):
+        if any(r.period.absolute or r.period.offset for r in formula_inputs(computed.choice)):
             return None  # the figure is a change or a fixed-years figure already
-        if self.compute(question, SliceRef(ticker=ref.ticker, fy=ref.fy - 1, fq=ref.fq)):
+        before = SliceRef(ticker=ref.ticker, fy=ref.fy - 1, fq=ref.fq)
+        if self.compute(question, before) or self._read_instead(question, before):
             return None  # the year-ago slice gives it from its own filing
         choice = computed.choice
         earlier = self._calculated(replace(choice, period=choice.period.shifted(-1)), ref)
         if earlier is None or deficit_reason(earlier.calculation):
             return None  # not printed, or a ratio to a deficit, which is not meaningful
         return self._answer(question, ref, earlier, judged=False)
+
+    def _read_instead(self, question: str, ref: SliceRef) -> Computed | None:
+        """The figure read instead of a metric that does not apply (FedEx's operating income
+        for a gross margin it cannot have): asked whether its gross margin improved, the
+        answer gives both years of what is read instead, not one year and no direction.
+        None for a payment the statements do not print or a ratio to a deficit, whose
+        stand-ins (the financing total, equity) say nothing about a trend."""
+        inapplicable = self.inapplicable(question, ref)
+        if inapplicable is None or " does not apply to " not in inapplicable[1]:
+            return None
+        reported = inapplicable[2]
+        return None if reported.choice.formula == "equity" else reported
 
     def _answer(
         self,

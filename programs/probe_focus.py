@@ -13,7 +13,7 @@ that cost a run minutes and add nothing an analyst asked for:
 - *another statement's figure*: "Net cash provided by operating activities" for "What
   drove operating margin change?", on topic by the word "operating" alone. A probe whose
   title names a figure the calculator knows is kept only when that figure's statement is
-  one the question's figure is read from (:func:`programs.figures.statements_named`).
+  one the question's figure is read from (:func:`programs.figure_formulas.statements_named`).
 
 A probe's *subject* is the content words of its title (the angle, in the model's words),
 or of its question when the title says nothing of its own ("Drivers"): words that are not
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from programs.figures import figures_named, statements_named
+from programs.figure_formulas import figures_named, statements_named
 from retrieval.search.query import drop_instructions, prepare_query
 from signatures.probes import Probe
 from textnorm.stemming import stem

@@ -219,7 +219,13 @@ class ProbeLoop:
         """The draft checked against the probe's pages (:mod:`programs.round_checks`); it
         becomes the probe's answer."""
         checked = check_draft(
-            raw, run.tool, run.probe.probe_question, run.slice, run.figure, self.figures
+            raw,
+            run.tool,
+            run.probe.probe_question,
+            run.slice,
+            run.figure,
+            self.figures,
+            computed=run.facts.computed,
         )
         verified = checked.verified
         run.answer = answer = verified.answer

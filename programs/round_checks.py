@@ -25,7 +25,11 @@ the pages the probe retrieved (never the model's word for them):
     segments or customers where its cited pages name no such thing goes;
 11. :func:`programs.period_check.drop_later_years`: a sentence whose fiscal years are all
     later than every cited filing's own goes (the question's year on another year's page);
-12. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+12. :func:`programs.ratio_check.drop_unprinted_ratios`: a ratio that no cited page prints and
+    code did not compute goes;
+13. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
+    a list ("… include the following:") goes once the list is gone;
+14. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -35,6 +39,7 @@ checks, apart so that a new check is added here and counted in the record in one
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,13 +50,14 @@ from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
 from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
-from programs.draft_checks import pasted_verdict
+from programs.draft_checks import drop_dangling_lead_in, pasted_verdict
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
 from programs.owner_check import drop_numbers_of_other_figures
 from programs.part_check import drop_whole_as_part
 from programs.period_check import drop_later_years
+from programs.ratio_check import drop_unprinted_ratios
 from retrieval.search.tools import EquitySearchTool
 from signatures.reviewer import ReviewVerdict
 from signatures.synthesiser import Figure
@@ -74,9 +80,11 @@ def check_draft(
     slice: SliceRef,
     figure: Figure | None,
     figures: Figures | None,
+    computed: Sequence[float] = (),
 ) -> CheckedDraft:
     """``raw`` checked against the pages ``tool`` retrieved, the slice's statement figure
-    ``figure`` (if any) and the probe's question."""
+    ``figure`` (if any), the values code computed for the probe (``computed``: the
+    ``wissen_calculate`` results) and the probe's question."""
     verified = verify_draft(raw, tool, probe_question, figure)
     fitted, form_edits = fit_to_question(probe_question, verified.answer)
     read = {uid: hit.text for uid, hit in tool.retrieved.items()}
@@ -90,6 +98,9 @@ def check_draft(
     checked, miscounted = drop_miscounted(checked, read)
     years = {uid: hit.fy for uid, hit in tool.retrieved.items() if hit.doc_type != WEB_DOC_TYPE}
     checked, later_years = drop_later_years(checked, years)
+    known = [*computed, *([figure.value] if figure is not None else [])]
+    checked, unprinted_ratios = drop_unprinted_ratios(checked, read, known)
+    checked, lead_ins = drop_dangling_lead_in(checked)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -111,6 +122,8 @@ def check_draft(
         "unsupported_sequential_dropped": unsupported_sequential,
         "miscounted_dropped": miscounted,
         "later_years_dropped": later_years,
+        "unprinted_ratios_dropped": unprinted_ratios,
+        "dangling_lead_ins_dropped": lead_ins,
         "form_edits": form_edits,
         "echoes_uncited": echoes,
         "citations": [f.citation.uid for f in answer.references.footnotes],

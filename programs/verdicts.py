@@ -127,6 +127,17 @@ BETTER_WHEN: dict[str, str] = {
             "return on assets",
             "return on equity",
             "interest coverage",
+            # Profits, sales and the cash operations bring in: more is better, whatever
+            # else moved ("Did PG&E's net income improve, and why?" had no direct answer).
+            "revenue",
+            "gross profit",
+            "operating income",
+            "pre-tax income",
+            "net income",
+            "net income attributable to shareholders",
+            "net income applicable to common stockholders",
+            "diluted eps",
+            "cash from operations",
         ),
         "higher",
     ),

@@ -52,6 +52,11 @@ def chosen(question: str, period: Period | None = None) -> FormulaChoice:
          "operating_income + dna"),
         ("What is the year-over-year change in operating income from FY2020 to FY2021 "
          "(in units of percents)?", "operating_income[FY2021] / operating_income[FY2020] - 1"),
+        # "year over year" as the basis of a direction asked: the figure, not its growth
+        ("What was Contoso's operating margin in Q2 of FY2021, and did it improve year over "
+         "year?", "operating_margin"),
+        ("What was Contoso's revenue growth year over year in FY2021, and did it improve?",
+         "revenue[FY2021] / revenue[FY2020] - 1"),
     ],
 )  # fmt: skip
 def test_named_metrics_and_line_items(question, formula):

@@ -147,3 +147,29 @@ def test_every_measure_named_is_mentioned_by_its_own_name(measure):
     # Each figure a question may name has the looser words a draft may answer it in.
     assert measures_named(measure) == {measure}
     assert mentions_measure(measure, f"The {measure} was $5 million.")
+
+
+# McDonald's 10-K on its capital expenditures, wrapped as PyMuPDF prints it.
+CAPEX_PAGE = (
+    "Capital expenditures decreased $141 million or 7% in 2022 due to lower reinvestment\n"
+    "in existing restaurants, primarily as a result of the sale of the Company's business\n"
+    "in Russia and temporary restaurant closures in Ukraine."
+)
+RUSSIA = "due to closures in Russia and temporary restaurant closures in Ukraine."
+
+
+def test_a_cause_of_a_fall_does_not_explain_a_figures_size():
+    size = (
+        "The company has significant capital expenditures in the form of restaurant "
+        "development, which are primarily " + RUSSIA
+    )
+    assert misattributed_cause(size, [CAPEX_PAGE]) == (
+        "the page gives these causes to a fall, not to the figure's size"
+    )
+    # the fall itself, or a sentence going on from the one that stated it, is the page's
+    fall = "Capital expenditures decreased 7% in 2022, " + RUSSIA
+    assert misattributed_cause(fall, [CAPEX_PAGE]) is None
+    assert misattributed_cause("This was primarily " + RUSSIA, [CAPEX_PAGE]) is None
+    # a page's cause of a rise may still be read as why a figure is large
+    risen = CAPEX_PAGE.replace("decreased", "increased").replace("lower", "new")
+    assert misattributed_cause(size, [risen]) is None

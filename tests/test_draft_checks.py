@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import dspy
 import pytest
+from cited import cited_answer
 from scripted_lm import ScriptedLM
 
 from citations.markup import CitedAnswer
-from programs.draft_checks import contradicts_itself, draft_problem
+from programs.draft_checks import (
+    PASTED_DRAFT,
+    contradicts_itself,
+    draft_problem,
+    drop_dangling_lead_in,
+    pasted_verdict,
+)
 from programs.research_program import ResearchProgram, ResearchSettings
 from retrieval.search.query import follow_up_query
 
@@ -207,3 +214,39 @@ def test_a_figure_the_facts_hold_is_checked_against_them():
     assert "PepsiCo's capital expenditure was $1,749 million" not in kept.body
     assert "3M's capital expenditure in FY2022 was $1,749 million¹." in kept.body
     assert "12% of its cash flow" in kept.body  # a percentage is not the amount's kind
+
+
+@pytest.mark.parametrize(
+    ("raw", "pasted"),
+    [
+        # Intel's segments: the blocks pasted on the lead-in's own line
+        (
+            "Intel's segments include the following: [1] INTC 10-K FY2020 p.87: … ▪ Historical "
+            "results [2] INTC 10-K FY2020 p.37: Market and Business Overview",
+            True,
+        ),
+        (
+            "Intel's segments include the following:\n[1] INTC 10-K FY2020 p.87: … ▪ Historical",
+            True,
+        ),
+        # a sentence citing its page by hit number is no pasted block
+        ("Intel reports six operating segments [1]. Revenue was $77.9 billion [2].", False),
+    ],
+)
+def test_a_pasted_evidence_block_is_sent_back_wherever_it_starts(raw, pasted):
+    lead_in = CitedAnswer(body="Intel's segments include the following:¹")
+    verdict = pasted_verdict(raw, 2, lead_in)
+    assert (verdict is not None) is pasted
+    if pasted:
+        assert verdict.follow_up_prompts == [PASTED_DRAFT]
+
+
+def test_a_lead_in_left_with_nothing_after_it_goes():
+    """Intel's segments: the pasted list went, and "… include the following:" was accepted."""
+    lead_in = cited_answer("The major product lines of Intel include the following:¹")
+    kept, dropped = drop_dangling_lead_in(lead_in)
+    assert dropped == 1 and kept.body == "" and not kept.references.footnotes
+    after = cited_answer("Intel reports six segments:¹ DCG, IOTG, Mobileye, NSG, PSG and CCG.¹")
+    assert drop_dangling_lead_in(after) == (after, 0)
+    ended = cited_answer("Revenue was $77.9 billion.¹ It was a record.¹")
+    assert drop_dangling_lead_in(ended) == (ended, 0)

@@ -47,17 +47,20 @@ def test_unknown_concept_lists_what_the_slice_holds() -> None:
 
 def test_calculate_cites_exactly_its_inputs() -> None:
     recorded: list[str] = []
-    out = tools(recorded).calculate("operating_income / revenue")
+    calculator = tools(recorded)
+    out = calculator.calculate("operating_income / revenue")
     assert isinstance(out, dict) and out["value"] == "0.20"  # 240 / 1,200, computed by code
     assert out["cite_uids"] == recorded and len(set(recorded)) >= 1
     assert "÷" in out["formula"]
+    assert calculator.computed == [0.2]  # a draft may state it, though no page prints it
 
 
 def test_a_formula_naming_a_missing_fact_is_a_message_not_a_number() -> None:
     recorded: list[str] = []
-    out = tools(recorded).calculate("inventory[FY1990] / revenue")
+    calculator = tools(recorded)
+    out = calculator.calculate("inventory[FY1990] / revenue")
     assert isinstance(out, str) and out.startswith("Cannot compute") and "inventory" in out
-    assert recorded == []
+    assert recorded == [] and calculator.computed == []
     assert tools([]).calculate("__import__('os')").startswith("Cannot compute")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -584,6 +585,26 @@ def test_gross_margin_does_not_apply_to_expenses_reported_by_nature(rows, applie
         "its operating income is read instead"
     )
     assert found[2].calculation.value == 4_912e6
+
+
+def test_a_trend_in_a_metric_that_does_not_apply_gives_both_years_of_what_is_read_instead():
+    """FedEx's FY2023 10-K (FY2022 not in the grid): asked whether its gross margin
+    improved, the answer gave FY2023's operating income alone, with no year to compare."""
+    latest = _by_nature_facts(*NATURE_ROWS)
+    prior = [replace(f, fy=2022, column="2022", value=f.value * 1.25) for f in latest]
+    # the grid holds FY2023's 10-K only, whose comparative columns print FY2022
+    figures = Figures(lambda ref: latest + prior if ref.fy == 2023 else [])
+    question = "Does SHIP have an improving gross margin profile as of FY2023?"
+    found = figures.year_ago(question, SHIP_2023)
+    assert found is not None
+    answer, figure = found
+    assert (figure.title, figure.period, figure.value) == ("Operating income", "FY2022", 6_140e6)
+    assert answer.body == "Operating income in FY2022 was $6,140 million¹."
+    # one year asked, no trend: the year-ago figure is not read
+    assert figures.year_ago("What is SHIP's gross margin in FY2023?", SHIP_2023) is None
+    # the year-ago slice in the grid gives its own answer, not this filing's columns
+    both = Figures(lambda ref: latest + prior)
+    assert both.year_ago(question, SHIP_2023) is None
 
 
 OWE_2023 = SliceRef(ticker="OWE", fy=2023, fq=4)

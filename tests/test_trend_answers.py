@@ -145,6 +145,11 @@ def _p(period: str, value: float, text: str) -> Point:
          "Operating margin", (10, 12), "No: the operating margin rose"),
         # an acronym keeps its capitals
         ("Did Acme's R&D increase in FY2031?", "R&D", (10, 12), "Yes: the R&D rose"),
+        # a profit is better higher, from a loss too (PG&E's -$88 million to $1,814 million)
+        ("Did Acme's net income improve in FY2031 compared to FY2030, and why?",
+         "Net income attributable to shareholders", (-88, 1814),
+         "Yes: the net income attributable to shareholders rose from -88 in FY2030"),
+        ("Has Acme's revenue improved?", "Revenue", (10, 9), "No: the revenue fell"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
@@ -252,9 +257,11 @@ def test_a_computed_change_answers_a_direction_question():
 
 def test_every_figure_read_one_way_is_a_calculator_metric():
     """A title the calculator never gives would silently never get a verdict."""
+    from calculator.concepts import CONCEPTS
     from calculator.definitions import METRICS
 
-    assert set(BETTER_WHEN) <= {m.title.lower() for m in METRICS}
+    titles = {m.title.lower() for m in METRICS} | {c.title.lower() for c in CONCEPTS.values()}
+    assert set(BETTER_WHEN) <= titles
 
 
 def _deficit_year_slices():
