@@ -202,6 +202,25 @@ _INLINE_HIT_HEADER = re.compile(
 )
 
 
+#: The calculator's notation, as a ``wissen_calculate`` result renders a formula: a division
+#: sign, an absolute value's bars, an ``average(`` of periods.
+_FORMULA_NOTATION = re.compile(r"÷|\|[a-z][a-z&' -]*\||\baverage\(")
+
+
+def drop_pasted_formulas(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` less its prose sentences written in the calculator's notation: asked
+    whether inventory turnover is meaningful for Intel, the draft wrote "The formula used
+    … is: Inventory turnover = |cost of revenue| ÷ average(inventory, inventory FY2019))",
+    code's rendering pasted from its calculation; the report's Formulas note gives it once,
+    cited. Returns how many went."""
+    pasted = [
+        s
+        for s in split_sentences(answer.body)
+        if not s.in_table and _FORMULA_NOTATION.search(MARKER_RE.sub("", s.text))
+    ]
+    return without_sentences(answer, pasted)
+
+
 def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` less a last sentence that only leads in to what followed it ("The major
     product lines of Intel include the following:¹") once what followed is gone: Intel's

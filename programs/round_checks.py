@@ -27,9 +27,11 @@ the pages the probe retrieved (never the model's word for them):
     later than every cited filing's own goes (the question's year on another year's page);
 12. :func:`programs.ratio_check.drop_unprinted_ratios`: a ratio that no cited page prints and
     code did not compute goes;
-13. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
+13. :func:`programs.draft_checks.drop_pasted_formulas`: a sentence in the calculator's
+    notation (``÷``, ``|cost of revenue|``) goes; the report's Formulas note gives it;
+14. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
     a list ("… include the following:") goes once the list is gone;
-14. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+15. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -50,7 +52,7 @@ from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
 from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
-from programs.draft_checks import drop_dangling_lead_in, pasted_verdict
+from programs.draft_checks import drop_dangling_lead_in, drop_pasted_formulas, pasted_verdict
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
@@ -100,6 +102,7 @@ def check_draft(
     checked, later_years = drop_later_years(checked, years)
     known = [*computed, *([figure.value] if figure is not None else [])]
     checked, unprinted_ratios = drop_unprinted_ratios(checked, read, known)
+    checked, formulas = drop_pasted_formulas(checked)
     checked, lead_ins = drop_dangling_lead_in(checked)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
@@ -123,6 +126,7 @@ def check_draft(
         "miscounted_dropped": miscounted,
         "later_years_dropped": later_years,
         "unprinted_ratios_dropped": unprinted_ratios,
+        "pasted_formulas_dropped": formulas,
         "dangling_lead_ins_dropped": lead_ins,
         "form_edits": form_edits,
         "echoes_uncited": echoes,

@@ -146,6 +146,9 @@ BETTER_WHEN: dict[str, str] = {
         "lower",
     ),
 }
+#: A yes/no clause after the first: "What was McDonald's operating margin in Q2, and did it
+#: improve year over year?" asks the figure and a verdict on its direction.
+_AND_YES_NO = re.compile(r",?\s+and\s+(?:did|has|have|is|was|were|does|do)\s+(?:it|they)\b", re.I)
 _BETTER = re.compile(r"\b(?:improv\w*|better|strengthen\w*)\b", re.IGNORECASE)
 _WORSE = re.compile(r"\b(?:deteriorat\w*|worse\w*|weaken\w*)\b", re.IGNORECASE)
 #: Words that say a figure went up, or down.
@@ -237,7 +240,7 @@ def _direction_answer(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not opens_yes_no(question) or not _names(question, title):
+    if not (opens_yes_no(question) or _AND_YES_NO.search(question)) or not _names(question, title):
         return None
     better, worse = bool(_BETTER.search(question)), bool(_WORSE.search(question))
     up, down = bool(RISES.search(question)), bool(FALLS.search(question))

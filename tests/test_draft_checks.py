@@ -15,6 +15,7 @@ from programs.draft_checks import (
     contradicts_itself,
     draft_problem,
     drop_dangling_lead_in,
+    drop_pasted_formulas,
     pasted_verdict,
 )
 from programs.research_program import ResearchProgram, ResearchSettings
@@ -250,3 +251,17 @@ def test_a_lead_in_left_with_nothing_after_it_goes():
     assert drop_dangling_lead_in(after) == (after, 0)
     ended = cited_answer("Revenue was $77.9 billion.¹ It was a record.¹")
     assert drop_dangling_lead_in(ended) == (ended, 0)
+
+
+def test_a_sentence_in_the_calculators_notation_goes():
+    """Intel's inventory turnover: code's formula pasted from its calculation."""
+    answer = cited_answer(
+        "Yes, inventory turnover is a meaningful metric for Intel.¹ The formula used is: "
+        "Inventory turnover = |cost of revenue| ÷ average(inventory, inventory FY2019)).¹"
+    )
+    kept, dropped = drop_pasted_formulas(answer)
+    assert (
+        dropped == 1 and kept.body == "Yes, inventory turnover is a meaningful metric for Intel.¹"
+    )
+    prose = cited_answer("Turnover was 3.99, cost of revenue divided by average inventory.¹")
+    assert drop_pasted_formulas(prose) == (prose, 0)

@@ -150,6 +150,9 @@ def _p(period: str, value: float, text: str) -> Point:
          "Net income attributable to shareholders", (-88, 1814),
          "Yes: the net income attributable to shareholders rose from -88 in FY2030"),
         ("Has Acme's revenue improved?", "Revenue", (10, 9), "No: the revenue fell"),
+        # the figure asked, then a yes/no clause on its direction
+        ("What was Acme's operating margin in Q2 of FY2031, and did it improve year over "
+         "year?", "Operating margin", (29.9, 47.8), "Yes: the operating margin rose"),
     ],
 )  # fmt: skip
 def test_a_yes_no_trend_question_gets_codes_direct_answer(question, title, values, opening):
