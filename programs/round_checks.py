@@ -31,7 +31,9 @@ the pages the probe retrieved (never the model's word for them):
     notation (``÷``, ``|cost of revenue|``) goes; the report's Formulas note gives it;
 14. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
     a list ("… include the following:") goes once the list is gone;
-15. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+15. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in
+    millions" without its scale gets it ("$10,682" -> "$10,682 million");
+16. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -57,6 +59,7 @@ from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
 from programs.owner_check import drop_numbers_of_other_figures
+from programs.page_scale import with_page_scale
 from programs.part_check import drop_whole_as_part
 from programs.period_check import drop_later_years
 from programs.ratio_check import drop_unprinted_ratios
@@ -104,6 +107,7 @@ def check_draft(
     checked, unprinted_ratios = drop_unprinted_ratios(checked, read, known)
     checked, formulas = drop_pasted_formulas(checked)
     checked, lead_ins = drop_dangling_lead_in(checked)
+    checked, scaled = with_page_scale(checked, read)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -128,6 +132,7 @@ def check_draft(
         "unprinted_ratios_dropped": unprinted_ratios,
         "pasted_formulas_dropped": formulas,
         "dangling_lead_ins_dropped": lead_ins,
+        "amounts_scaled": scaled,
         "form_edits": form_edits,
         "echoes_uncited": echoes,
         "citations": [f.citation.uid for f in answer.references.footnotes],

@@ -1,0 +1,61 @@
+"""An amount a draft copies from a table keeps the table's scale.
+
+Asked whether Salesforce has outstanding debt, the draft wrote "The total principal
+outstanding is $10,682.", copied from a table "in millions": $10.7 billion read as ten
+thousand dollars. Oracle's FY2023 restructuring came back as "490" of a table in millions
+the same way. The grounding metric reads a number without its unit, so nothing flagged it.
+A dollar amount with no scale word, of 100 or more, that every page its sentence cites
+prints and states "in millions" (or "in thousands", "in billions") for, is given that
+scale: "$10,682 million". A per-share amount, one with a scale word, or one on a page of
+several scales is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from citations.markup import CitedAnswer
+from citations.sentences import cited_pages, split_sentences
+from metrics.numbers import extract_numbers
+
+#: A page's statement of the unit its tables are in: "(in millions, except per share …)".
+_IN_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
+#: What follows an amount that is not a table's total: a per-unit figure.
+_PER = re.compile(r"\s*(?:per\b|a\s+share\b|/\s*share\b)", re.IGNORECASE)
+
+
+def _page_scale(page: str) -> str | None:
+    """The one scale a page states its amounts in ("million"), or None: none or several."""
+    scales = {m.group(1).lower().removesuffix("s") for m in _IN_SCALE.finditer(page)}
+    return scales.pop() if len(scales) == 1 else None
+
+
+def _prints(page: str, value: float) -> bool:
+    """Whether ``page`` prints ``value`` as written (no scale reading)."""
+    return any(abs(abs(t.value) - abs(value)) < 0.5 for t in extract_numbers(page))
+
+
+def with_page_scale(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[CitedAnswer, int]:
+    """``answer`` with each unscaled dollar amount given its cited pages' scale (uid -> text
+    in ``pages``), and how many amounts were."""
+    body, edits = answer.body, 0
+    for sentence in reversed(split_sentences(answer.body)):
+        if sentence.in_table or not sentence.markers:
+            continue
+        texts = cited_pages(answer, sentence, pages, "")
+        scales = {_page_scale(text) for text in texts}
+        if len(scales) != 1 or (scale := scales.pop()) is None:
+            continue
+        text = sentence.text
+        for token in reversed(extract_numbers(text)):
+            unscaled = token.currency and token.scale == 1.0 and not token.percent
+            if not unscaled or abs(token.value) < 100 or token.decimals:
+                continue
+            if _PER.match(text, token.end) or not all(_prints(t, token.value) for t in texts):
+                continue
+            text = f"{text[: token.end]} {scale}{text[token.end :]}"
+            edits += 1
+        if text != sentence.text:
+            body = body[: sentence.start] + text + body[sentence.end :]
+    return answer.model_copy(update={"body": body}), edits
