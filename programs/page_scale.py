@@ -25,9 +25,15 @@ _IN_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
 _PER = re.compile(r"\s*(?:per\b|a\s+share\b|/\s*share\b)", re.IGNORECASE)
 
 
+#: An exception to a table's scale ("in millions, except remaining performance obligation,
+#: which is presented in billions"): the rows it names, not the table's unit.
+_EXCEPT = re.compile(r"\bexcept\b[^)]*", re.IGNORECASE)
+
+
 def _page_scale(page: str) -> str | None:
     """The one scale a page states its amounts in ("million"), or None: none or several."""
-    scales = {m.group(1).lower().removesuffix("s") for m in _IN_SCALE.finditer(page)}
+    stated = _EXCEPT.sub("", page)
+    scales = {m.group(1).lower().removesuffix("s") for m in _IN_SCALE.finditer(stated)}
     return scales.pop() if len(scales) == 1 else None
 
 

@@ -10,8 +10,8 @@ from programs.page_scale import with_page_scale
 
 PAGE = (
     "The following table sets forth selected balance sheet data (in millions, except "
-    "remaining performance obligation):\nTotal principal outstanding 10,682 10,592\n"
-    "Diluted net income per share $ 0.21"
+    "remaining performance obligation, which is presented in billions):\n"
+    "Total principal outstanding 10,682 10,592\nDiluted net income per share $ 0.21"
 )
 PAGES = {"0a1b2c3d4e5f": PAGE}
 
