@@ -38,10 +38,9 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
 - dated events (``on May 26, 2023``: the quarter it falls in) and periods that cannot
   exist (``Q5``, ``FY1850``, ``FY20222``, ``FY2O22``), reported rather than guessed.
 
-Relative periods are read here, not left to an LLM, because a regular expression cannot
-resolve them against the wrong "today". Calendar dates map to calendar quarters; a
-company whose fiscal year ends off December keeps its own fiscal-year labels in the grid,
-and the planner's nearest-cell rule covers a date that lands in a neighbouring cell.
+Relative periods are read here, not by an LLM, which resolves them against the wrong
+"today". Calendar dates map to calendar quarters; the planner reads them in each company's
+own fiscal calendar (``in_company_calendar``).
 """
 
 from __future__ import annotations
@@ -187,8 +186,7 @@ class Periods:
     since_fy: int | None = None
     deep: bool = False
     invalid: list[str] = field(default_factory=list)  # periods that cannot exist, as messages
-    #: Quarters that dated events fall in ("on May 26, 2023" -> 2), by the calendar: a
-    #: filing dated in a quarter sits in that quarter's cell.
+    #: Quarters that dated events fall in ("on May 26, 2023" -> 2): a filing's cell.
     date_quarters: list[int] = field(default_factory=list)
     #: The text asks how something moved (improving, grew, year over year): the planner adds
     #: the prior period so both figures, and the change, can be cited.
@@ -196,6 +194,8 @@ class Periods:
     #: The move asked about is from the quarter before ("quarter over quarter", "sequential"),
     #: not from the year before: the planner adds the prior quarter instead.
     sequential: bool = False
+    #: ``(fy, fq)`` written together: :func:`domain.quarter_pairs.paired_cells`.
+    quarter_cells: list[tuple[int, int]] = field(default_factory=list)
 
 
 def spelled_dates(text: str) -> str:
@@ -434,6 +434,7 @@ def read_periods(text: str) -> Periods:
     found.deep = bool(DEEP_RE.search(rest))
     found.date_quarters = date_quarters(text)
     found.sequential = SEQUENTIAL_RE.search(text) is not None
+    found.quarter_cells = sorted({c for c in cells if c[0] in found.fiscal_years})
     found.trend = found.sequential or speaks_of_trend(text)
     return found
 

@@ -29,6 +29,7 @@ from calculator.result import Calculation
 from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import Period, read_periods, slice_period
+from domain.quarter_pairs import paired_cells
 from programs.absent_items import absence_verdict
 from programs.comparisons import (
     choice_answer,
@@ -63,9 +64,11 @@ def asked_period(question: str, ref: SliceRef) -> Period:
     such a question in that quarter's cell, whose 10-Q prints the quarter and the year to
     date side by side: read as the quarter, "the first half of 2023" was PepsiCo's Q2
     revenue, $22,322 million, not the half's $40,168 million."""
-    period = slice_period(ref)
-    if period.fq in (2, 3) and read_periods(question).year_to_date:
+    period, asked = slice_period(ref), read_periods(question)
+    if period.fq in (2, 3) and asked.year_to_date:
         return replace(period, to_date=True)
+    if ref.fq == 4 and (ref.fy, 4) in paired_cells(asked):
+        return Period(ref.fy, 4)  # "Q4 of FY2022" beside another quarter: the three months
     return period
 
 
@@ -346,6 +349,8 @@ class Figures:
         asked = read_periods(question)
         years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
         compares = ref.fy - 1 in years or (asked.trend and len(years) < 2)
+        if pairs := paired_cells(asked):  # quarter by quarter: the year-ago one only if asked
+            compares = (ref.fy - 1, ref.fq) in pairs
         if computed is None or asked.sequential or not compares:
             return None
         if any(r.period.absolute or r.period.offset for r in formula_inputs(computed.choice)):

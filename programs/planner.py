@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import dspy
 
 from domain.fiscal_calendar import DECEMBER_YEAR_END
+from domain.quarter_pairs import paired_cells
 from programs.errors import PlanningError
 from programs.planning_facets import (
     UNRECOGNISED_PEER,
@@ -103,6 +104,9 @@ class SlicePlanner(dspy.Module):
         "the quarter ended November 30, 2022" is Nike's FY2023 Q2 and 3M's FY2022 Q4."""
         if not pre.found_period:
             return plan_slices(facets, self.cells), []
+        pairs = paired_cells(pre)
+        if {fy for fy, _ in pairs} != set(facets.fiscal_years):
+            pairs = []  # the facets' years are no longer the ones written in pairs
         year_ends = {c.ticker: c.fiscal_year_end for c in self.companies}
         groups: dict[str, list[str]] = {}
         for ticker in facets.tickers:
@@ -114,7 +118,8 @@ class SlicePlanner(dspy.Module):
             if lines:
                 quarters = fiscal.fiscal_quarters or facets.fiscal_quarters
                 update |= {"fiscal_years": fiscal.fiscal_years, "fiscal_quarters": quarters}
-            plans.append(plan_slices(facets.model_copy(update=update), self.cells))
+            calendar_pairs = paired_cells(fiscal) if lines else pairs
+            plans.append(plan_slices(facets.model_copy(update=update), self.cells, calendar_pairs))
             scope += lines
         if len(plans) == 1:
             return plans[0], scope

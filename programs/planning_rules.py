@@ -256,8 +256,13 @@ def _compared_quarter(
     return [], _absent_prior_reason(SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]), sequential)
 
 
-def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
-    """Apply the planner rules to validated facets (``facets.tickers`` all in the grid)."""
+def plan_slices(
+    facets: Facets, cells: Sequence[GridCell], pairs: Sequence[tuple[int, int]] = ()
+) -> SlicePlan:
+    """Apply the planner rules to validated facets (``facets.tickers`` all in the grid).
+    ``pairs``: the cells the question names quarter by quarter, each with its own year
+    (:func:`domain.quarter_pairs.paired_cells`); they are the cells asked, not every year
+    with every quarter."""
     held = {(c.ticker, c.fy, c.fq) for c in cells}
     slices: list[SliceRef] = []
     missing: list[str] = []
@@ -320,7 +325,8 @@ def plan_slices(facets: Facets, cells: Sequence[GridCell]) -> SlicePlan:
             compared = {prior} if prior else set()
             if note and note not in scope:
                 scope.append(note)
-        asked = sorted({(fy, fq) for fy in years for fq in quarters} | compared)
+        crossed = {(fy, fq) for fy in years for fq in quarters}
+        asked = sorted((set(pairs) if pairs and latest is None else crossed) | compared)
         for fy, fq in asked:
             ref = SliceRef(ticker=ticker, fy=fy, fq=fq)
             if (ticker, fy, fq) in held:

@@ -644,3 +644,17 @@ def test_a_ratio_to_a_deficit_is_not_meaningful_and_gives_no_trend():
     # the later year's figure stands, and no year-ago figure is read from the deficit
     assert figures.compute(question, OWE_2023).calculation.value == pytest.approx(84.33, 0.001)
     assert figures.year_ago(question, OWE_2023) is None
+
+
+def test_a_q4_written_beside_another_quarter_is_the_three_months():
+    """Intel's Q4 FY2022 release prints the quarter (39.2% gross margin) beside the year's
+    (42.6%); compared with Q1 FY2023, the quarter is the figure asked."""
+    from domain.periods import Period
+    from programs.figures import asked_period
+
+    question = "Has Acme's gross margin improved in Q1 of FY2023 compared with Q4 of FY2022?"
+    assert asked_period(question, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022, 4)
+    assert asked_period(question, SliceRef(ticker="ACME", fy=2023, fq=1)) == Period(2023, 1)
+    # a Q4 cell asked as a year stays the year
+    yearly = "Did Acme's gross margin improve in FY2022 compared with FY2021?"
+    assert asked_period(yearly, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022)

@@ -746,3 +746,13 @@ def test_a_run_period_in_any_form_gives_its_year_and_quarter(fy, fq):
         assert given_facets.fiscal_years == [fy]
         assert given_facets.fiscal_quarters == ([fq] if fq else [])
         assert line.endswith(f"FY{fy}" + (f" Q{fq}" if fq else ""))
+
+
+def test_quarters_each_written_with_their_year_are_those_cells(cells):
+    """Intel's "Q1 of FY2023 compared with Q4 of FY2022" was planned as every year with every
+    quarter (FY2022 Q1 and Q4, FY2023 Q1 and Q4) and answered against the year-ago quarter."""
+    question = "Has PepsiCo's gross margin improved in Q1 of FY2023 compared with Q4 of FY2022?"
+    assert plan(cells, question).labels == ["PEP FY2022 Q4", "PEP FY2023 Q1"]
+    # the same quarter of two years is both years' quarter, as before
+    same = plan(cells, "Did PepsiCo's revenue grow in Q2 of FY2023 compared to Q2 of FY2022?")
+    assert same.labels == ["PEP FY2023 Q2"]
