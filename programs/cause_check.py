@@ -71,10 +71,11 @@ _STOP = frozenset(
     "mainly largely".split()
 )
 #: Words that say a figure fell, and words that say it changed at all.
-_FALL = re.compile(r"\b(?:decreas|declin|fell\b|fall|lower|reduc|down\b)", re.IGNORECASE)
+_FALL_WORDS = r"decreas|declin|fell\b|fall|lower|reduc|down\b"
+_FALL = re.compile(rf"\b(?:{_FALL_WORDS})", re.IGNORECASE)
 _CHANGE = re.compile(
-    r"\b(?:decreas|declin|fell\b|fall|lower|reduc|down\b|increas|ris[ei]|rose\b|grew\b|grow"
-    r"|higher|up\b|chang|improv|wors|impact|affect|offset)",
+    rf"\b(?:{_FALL_WORDS}|increas|ris[ei]|rose\b|grew\b|grow|higher|up\b|chang|improv|wors"
+    r"|impact|affect|offset)",
     re.IGNORECASE,
 )
 #: A sentence opening on what the one before it said ("This was due to …") explains that.
