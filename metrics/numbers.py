@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -147,6 +148,14 @@ def close(a: float, b: float, *, rel_tol: float = 0.01, decimals: int | None = N
     if abs(a - b) <= rel_tol * max(a, b) + 1e-12:
         return True
     return bool(decimals) and a != 0 and abs(a - b) <= _window(a, rel_tol, decimals)
+
+
+def written_among(claim: NumberToken, values: Iterable[float]) -> bool:
+    """Whether ``claim`` is one of ``values`` as written, to the decimals it gives: no scale
+    reading and no relative tolerance, unlike :class:`NumberIndex` (whose readings take a
+    ratio of 1.75 for a table's "1,745" in millions, and "$10,682" for any scale)."""
+    half = 0.5 * 10.0**-claim.decimals + 1e-9
+    return any(abs(abs(value) - abs(claim.value)) <= half for value in values)
 
 
 def _window(value: float, rel_tol: float, decimals: int | None) -> float:

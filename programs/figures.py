@@ -44,6 +44,7 @@ from programs.inapplicable import (
     deficit_reason,
     inapplicable_probe,
     inapplicable_verdict,
+    says_does_not_apply,
     why_inapplicable,
 )
 from programs.largest_items import largest_answer, largest_probe
@@ -371,7 +372,7 @@ class Figures:
         None for a payment the statements do not print or a ratio to a deficit, whose
         stand-ins (the financing total, equity) say nothing about a trend."""
         inapplicable = self.inapplicable(question, ref)
-        if inapplicable is None or " does not apply to " not in inapplicable[1]:
+        if inapplicable is None or not says_does_not_apply(inapplicable[1]):
             return None
         reported = inapplicable[2]
         return None if reported.choice.formula == "equity" else reported

@@ -188,6 +188,12 @@ def inapplicable_verdict(title: str, ticker: str, reason: str, instead: str = "r
 DOES_NOT_APPLY = " (does not apply)"
 
 
+def says_does_not_apply(verdict: str) -> bool:
+    """Whether ``verdict`` is code's "does not apply", not a payment's "No:" or its ratio's
+    0 (:mod:`programs.absent_items`), whose stand-in is the financing total."""
+    return not is_zero_ratio(verdict) and not verdict.startswith("No:")
+
+
 def inapplicable_probe(title: str, verdict: str, period: str) -> Probe:
     """The probe code closes with such a verdict: ``Gross margin (does not apply)``, or, for
     a payment the statements do not print (:mod:`programs.absent_items`), ``Dividends paid

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from citations.markup import CitedAnswer
 from citations.sentences import cited_pages, split_sentences
-from metrics.numbers import extract_numbers
+from metrics.numbers import extract_numbers, written_among
 
 #: A page's statement of the unit its tables are in: "(in millions, except per share …)".
 _IN_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
@@ -37,11 +37,6 @@ def _page_scale(page: str) -> str | None:
     return scales.pop() if len(scales) == 1 else None
 
 
-def _prints(page: str, value: float) -> bool:
-    """Whether ``page`` prints ``value`` as written (no scale reading)."""
-    return any(abs(abs(t.value) - abs(value)) < 0.5 for t in extract_numbers(page))
-
-
 def with_page_scale(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[CitedAnswer, int]:
     """``answer`` with each unscaled dollar amount given its cited pages' scale (uid -> text
     in ``pages``), and how many amounts were."""
@@ -54,11 +49,13 @@ def with_page_scale(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[Cite
         if len(scales) != 1 or (scale := scales.pop()) is None:
             continue
         text = sentence.text
+        page_values = [[n.value for n in extract_numbers(t)] for t in texts]
         for token in reversed(extract_numbers(text)):
             unscaled = token.currency and token.scale == 1.0 and not token.percent
             if not unscaled or abs(token.value) < 100 or token.decimals:
                 continue
-            if _PER.match(text, token.end) or not all(_prints(t, token.value) for t in texts):
+            printed = all(written_among(token, values) for values in page_values)
+            if _PER.match(text, token.end) or not printed:
                 continue
             text = f"{text[: token.end]} {scale}{text[token.end :]}"
             edits += 1

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
-from metrics.numbers import NumberToken, extract_numbers
+from metrics.numbers import NumberToken, extract_numbers, written_among
 
 
 def _bare_decimals(text: str) -> list[NumberToken]:
@@ -26,13 +26,6 @@ def _bare_decimals(text: str) -> list[NumberToken]:
         for t in extract_numbers(text)
         if t.decimals and not (t.currency or t.percent or t.scale != 1.0)
     ]
-
-
-def _among(token: NumberToken, values: Iterable[float]) -> bool:
-    """Whether ``token`` is one of ``values`` as written, to the decimals it gives: no scale
-    reading (the grounding metric's "1.75" is eBay's "1,745" in millions read as billions)."""
-    half = 0.5 * 10.0**-token.decimals + 1e-9
-    return any(abs(abs(value) - abs(token.value)) <= half for value in values)
 
 
 def drop_unprinted_ratios(
@@ -51,6 +44,6 @@ def drop_unprinted_ratios(
             continue
         texts = cited_pages(answer, sentence, pages, "")
         printed = [t.value for text in texts for t in extract_numbers(text)] + known
-        if any(not _among(t, printed) for t in numbers):
+        if any(not written_among(t, printed) for t in numbers):
             wrong.append(sentence)
     return without_sentences(answer, wrong)
