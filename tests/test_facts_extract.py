@@ -4,8 +4,10 @@ The fixture pages were copied verbatim from ``pages.jsonl.gz``: 3M's FY2018 cash
 statement and balance sheet, Nike's FY2023 income statement and balance sheet, PepsiCo's
 Q2 2023 earnings release (quarter and year-to-date columns) and FY2022 cash-flow
 statement, American Water's Q2 2023 balance sheet (a quarter-end beside a year-end),
-MGM Resorts' FY2019 cash-flow statement (in thousands), and two pages that name
-statements without being one (a table of contents and an audit report).
+MGM Resorts' FY2019 cash-flow statement (in thousands), two pages that name
+statements without being one (a table of contents and an audit report), and two notes
+pages whose prose states amounts in billions above tables in millions (eBay FY2022,
+Apple FY2020).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 
 from calculator import calculate
 from domain.periods import Period
+from retrieval.facts.columns import scale_of
 from retrieval.facts.extract import document_facts, facts_from_page
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import _line_values, parse_value
@@ -249,6 +252,36 @@ def test_a_page_without_a_scale_takes_its_documents(pages):
     assert facts_from_page(income, 1) == []  # no "(Millions)" on the page itself
     facts = document_facts([income, comprehensive])
     assert pick(facts, "revenue", 2015).value == 30_274_000_000.0
+
+
+@pytest.mark.parametrize(
+    ("doc", "page_num", "label", "fy", "value"),
+    [
+        # "an estimated fair value of $2.8 billion" in the prose above a notes table
+        ("EBAY_2022_10K", 81, "Short-term investments", 2022, 104_000_000.0),
+        # "a carrying value of $2.8 billion and $2.9 billion" above a cash table in millions
+        ("APPLE_2020_10K", 43, "Cash and cash equivalents", 2020, 38_016_000_000.0),
+    ],
+)
+def test_an_amount_in_prose_is_not_the_tables_scale(pages, doc, page_num, label, fy, value):
+    page = pages[(doc, page_num)]
+    assert facts_from_page(page, 1) == []  # the page states no scale of its own
+    found = [f for f in facts_from_page(page, 1, default_scale=1e6) if f.label == label]
+    assert next(f.value for f in found if f.fy == fy) == value
+
+
+@pytest.mark.parametrize(
+    ("header", "scale"),
+    [
+        ("fair value of $2.8 billion and losses of $32 million", None),
+        ("fair value of $2.8 billion (in millions)", 1e6),
+        ("1.5 million shares; in thousands", 1e3),
+        ("2022 2021 Millions", 1e6),  # a year before the unit is no amount
+        ("(Dollars in billions)", 1e9),
+    ],
+)
+def test_scale_words_after_a_figure_are_an_amount(header, scale):
+    assert scale_of(header) == scale
 
 
 def test_a_total_printed_without_a_label(pages):

@@ -27,6 +27,10 @@ _MONTH_MENTION = re.compile(_MONTH)
 
 _SCALES = (("billion", 1e9), ("million", 1e6), ("thousand", 1e3))
 _SCALE_WORD = re.compile(r"\b(billion|million|thousand)s?\b|\(000'?s\)|\$000s?\b")
+#: A figure just before a scale word, "$2.8 billion" or "1.5 million": an amount, not a
+#: unit. A bare integer is left alone: it may be the last year of a header joined into one
+#: line before "Millions".
+_AMOUNT_BEFORE = re.compile(r"(?:\$\s*\d[\d,.]*|\d+\.\d+)\s*$")
 
 #: Duration phrases; weeks are classed by count (a retailer's quarter is 12-17 weeks).
 _DURATION = re.compile(
@@ -138,13 +142,19 @@ def columns(header_lines: list[str], years: list[int], count: int) -> list[Colum
 
 
 def scale_of(text: str) -> float | None:
-    """The multiplier a header's scale words ask for (``in millions`` -> 1e6), if any."""
-    match = _SCALE_WORD.search(text.lower())
-    if not match:
-        return None
-    if match[1] is None:
-        return 1e3  # (000's), $000s
-    return dict(_SCALES)[match[1]]
+    """The multiplier a header's scale words ask for (``in millions`` -> 1e6), if any.
+
+    A scale word right after a figure ("a fair value of $2.8 billion") is an amount in
+    the prose above a table, not the table's unit: read as one, a notes table "in
+    millions" below it was stored a thousand times too large."""
+    lowered = text.lower()
+    for match in _SCALE_WORD.finditer(lowered):
+        if _AMOUNT_BEFORE.search(lowered, 0, match.start()):
+            continue
+        if match[1] is None:
+            return 1e3  # (000's), $000s
+        return dict(_SCALES)[match[1]]
+    return None
 
 
 def share_scale(text: str, value_scale: float) -> float:
