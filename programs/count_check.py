@@ -9,6 +9,12 @@ counts employees, stores, segments or customers stands only on a cited page that
 such things, in any of the words filings use for them ("associates", "team members";
 "units", "locations"). One that does not is removed and counted, as
 :mod:`programs.basis_check` removes a comparison its pages do not make.
+
+A headcount needs more: filings state it in prose, the number beside its noun ("we
+employed approximately 143,000 full-time employees"), so a cited page must print the
+number within a few words of a word for staff. Asked Oracle's FY2022 headcount, the draft
+wrote "2,786 employees" from the diluted-share table beside "Dilutive effect of employee
+stock plans": the page names employees, and an employee stock plan is no headcount.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ _NOUN = "|".join(COUNTED)
 #: A number (not a year) and, at most two words after it, what it counts ("5,306
 #: employees", "1,355 retail stores", "four reportable segments", "2.1 million customers").
 _COUNT = re.compile(
-    rf"\b(?:(?!(?:19|20)\d\d\b)\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten)"
+    rf"\b(?P<n>(?!(?:19|20)\d\d\b)\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten)"
     rf"(?:\s+(?:thousand|million))?(?:\s+[a-z-]+){{0,2}}?\s+(?P<noun>{_NOUN})s?\b",
     re.IGNORECASE,
 )
@@ -57,15 +63,51 @@ def _names(page: str, noun: str) -> bool:
     return any(re.search(rf"\b{re.escape(word)}", lowered) for word in COUNTED[noun])
 
 
+#: Characters either side of a headcount's number in which a page names staff.
+_BESIDE = 80
+#: A staff word that modifies a plan, not people counted: "employee stock plans".
+_PLAN_AFTER = re.compile(
+    r"\w*[\s-]+(?:stock|share|benefit|compensation|retirement|savings|pension|plan|purchase|"
+    r"equity|incentive|related|termination|severance|withholding)"
+)
+
+
+def _headcounts(text: str) -> list[str]:
+    """The numbers ``text`` counts employees with, commas dropped ("143,000" -> "143000")."""
+    return [
+        m["n"].replace(",", "").rstrip(".")
+        for m in _COUNT.finditer(text)
+        if m["noun"].lower() == "employee" and m["n"][0].isdigit()
+    ]
+
+
+def _states_headcount(page: str, number: str) -> bool:
+    """Whether ``page`` prints ``number`` within :data:`_BESIDE` characters of a word for
+    staff that is not a plan's ("employee stock plans")."""
+    text = " ".join(page.split()).lower().replace(",", "")
+    for found in re.finditer(rf"(?<![\d.]){re.escape(number)}(?![\d])", text):
+        start = max(0, found.start() - _BESIDE)
+        near = text[start : found.end() + _BESIDE]
+        for word in COUNTED["employee"]:
+            for named in re.finditer(rf"\b{re.escape(word)}", near):
+                if not _PLAN_AFTER.match(near, named.end()):
+                    return True
+    return False
+
+
 def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple[CitedAnswer, int]:
     """``answer`` without the sentences that count something none of their cited pages
-    (``page_texts``: text by page uid) names, and how many were removed."""
+    (``page_texts``: text by page uid) names, or a headcount none of them states, and how
+    many were removed."""
     wrong = []
     for sentence in split_sentences(answer.body):
-        nouns = counted_nouns(MARKER_RE.sub(" ", sentence.text))
+        text = MARKER_RE.sub(" ", sentence.text)
+        nouns = counted_nouns(text)
         cited = cited_pages(answer, sentence, page_texts, "")
         if not nouns or not cited:
             continue
-        if any(not any(_names(page, noun) for page in cited) for noun in nouns):
+        if any(not any(_names(page, noun) for page in cited) for noun in nouns) or any(
+            not any(_states_headcount(page, n) for page in cited) for n in _headcounts(text)
+        ):
             wrong.append(sentence)
     return without_sentences(answer, wrong)

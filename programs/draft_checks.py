@@ -221,16 +221,30 @@ def drop_pasted_formulas(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     return without_sentences(answer, pasted)
 
 
+#: A short sentence that stops at its verb: "The evidence cites¹", "The page shows¹".
+_STOPS_AT_VERB = re.compile(
+    r"^(?:\S+\s+){0,4}(?:cites|shows|states|says|indicates|includes|lists|reports|provides|"
+    r"notes|mentions|follows|following)[\s.]*$",
+    re.IGNORECASE,
+)
+
+
 def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` less a last sentence that only leads in to what followed it ("The major
     product lines of Intel include the following:¹") once what followed is gone: Intel's
     segments were drafted as that lead-in and the pages pasted after it, twice; the pasted
-    lines went, and the reviewer accepted the lead-in as the answer. With it gone, an empty
-    draft is code's to send back. Returns how many went (0 or 1)."""
+    lines went, and the reviewer accepted the lead-in as the answer. A short sentence that
+    stops at its verb ("The evidence cites¹", what was left of Oracle's headcount draft once
+    the page reference it went on to paste was gone) is no answer either, wherever it
+    stands. With them gone, an empty draft is code's to send back. Returns how many went."""
     sentences = [s for s in split_sentences(answer.body) if not s.in_table]
-    if not sentences or not MARKER_RE.sub("", sentences[-1].text).rstrip().endswith(":"):
+    if not sentences:
         return answer, 0
-    return without_sentences(answer, sentences[-1:])
+    dangling = [s for s in sentences if _STOPS_AT_VERB.match(MARKER_RE.sub("", s.text).strip())]
+    last = sentences[-1]
+    if last not in dangling and MARKER_RE.sub("", last.text).rstrip().endswith(":"):
+        dangling.append(last)
+    return without_sentences(answer, dangling)
 
 
 def pasted_verdict(raw: str, copied_lines: int, answer: CitedAnswer) -> ReviewVerdict | None:

@@ -45,3 +45,23 @@ def test_a_count_stands_exactly_when_a_cited_page_names_its_noun(noun, count):
     bare = {"0a1b2c3d4e5f": f"Totals at period end: {count:,}"}
     kept, dropped = drop_miscounted(answer, bare)
     assert dropped == 1 and kept.body == ""
+
+
+# Oracle's FY2022 diluted-share table and its workforce paragraph (10-K pp. 107 and 16).
+SHARES = (
+    "Weighted average common shares outstanding 2,730\nDilutive effect of employee stock "
+    "plans\n56\n2,786\nDiluted weighted average common shares outstanding"
+)
+WORKFORCE = (
+    "Workforce\nAs of May 31, 2022, we employed approximately 143,000 full-time employees, "
+    "of which approximately 48,000 were employed in the U.S."
+)
+
+
+def test_a_headcount_stands_only_where_its_page_states_it_beside_staff():
+    plans = cited_answer("Oracle had 2,786 employees as of FY2022.¹")
+    assert drop_miscounted(plans, {"0a1b2c3d4e5f": SHARES}) == (CitedAnswer(body=""), 1)
+    stated = cited_answer("Oracle had approximately 143,000 employees as of FY2022.¹")
+    assert drop_miscounted(stated, {"0a1b2c3d4e5f": WORKFORCE}) == (stated, 0)
+    far = f"We had 143,000 at year end.{' Revenue grew on demand.' * 8} Our employees ..."
+    assert drop_miscounted(stated, {"0a1b2c3d4e5f": far})[1] == 1

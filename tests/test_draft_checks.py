@@ -253,6 +253,17 @@ def test_a_lead_in_left_with_nothing_after_it_goes():
     assert drop_dangling_lead_in(ended) == (ended, 0)
 
 
+@pytest.mark.parametrize("stub", ["The evidence cites", "The page shows", "As the 10-K states"])
+def test_a_short_sentence_that_stops_at_its_verb_goes_wherever_it_stands(stub):
+    """Oracle's headcount: "… The evidence cites [1] ORCL 10-K FY2022 p.53: …" lost its
+    pasted page reference and left "The evidence cites¹"."""
+    answer = cited_answer(f"{stub}.¹ Oracle employed about 143,000 people.¹")
+    kept, dropped = drop_dangling_lead_in(answer)
+    assert dropped == 1 and kept.body == "Oracle employed about 143,000 people.¹"
+    told = cited_answer("Revenue rose in FY2022, as the segment table of the 10-K shows.¹")
+    assert drop_dangling_lead_in(told) == (told, 0)
+
+
 def test_a_sentence_in_the_calculators_notation_goes():
     """Intel's inventory turnover: code's formula pasted from its calculation."""
     answer = cited_answer(

@@ -131,7 +131,7 @@ _GLOSSARY = {
     r"net (?:income|earnings|profit)|bottom[- ]?line": "net income net earnings",
     r"segments?": "segment information operating segments",
     r"liquidity": "liquidity capital resources cash equivalents",
-    r"headcount|employees": "employees",
+    r"headcount|employees|workforce|staff": "employed full-time employees human capital",
     r"guidance|outlook": "outlook guidance expects",
     r"legal (?:battles?|proceedings?|matters?|disputes?)|litigations?|lawsuits?": (
         "legal proceedings litigation"
