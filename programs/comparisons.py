@@ -29,6 +29,13 @@ _COVER_RE = re.compile(
     r"(?:all\s+of\s+)?(?P<use>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
     re.IGNORECASE,
 )
+#: The same asked the other way round: "Is <a figure> covered by <another>?".
+_COVERED_BY_RE = re.compile(
+    r"^\W*(?:is|are|was|were|has|have|had)\s+(?:been\s+)?(?P<use>.+?)\s+"
+    r"(?:(?:fully|sufficiently)\s+)?(?:covered|funded)\s+by\s+"
+    r"(?P<source>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    re.IGNORECASE,
+)
 #: A company's possessive or a pronoun before a figure's name ("Intel's", "its").
 _OWNER_RE = re.compile(r"^(?:(?:\w[\w.&-]*\s+){0,3}\w[\w.&-]*['’]s|its|their|the)\s+", re.I)
 
@@ -42,8 +49,9 @@ class CoverQuestion:
 
 
 def read_cover(question: str) -> CoverQuestion | None:
-    """The two figures a "did A cover B?" question compares, or None for any other question."""
-    m = _COVER_RE.match(question.strip())
+    """The two figures a "did A cover B?" (or "is B covered by A?") question compares, or
+    None for any other question."""
+    m = _COVERED_BY_RE.match(question.strip()) or _COVER_RE.match(question.strip())
     if m is None:
         return None
     source, use = (_OWNER_RE.sub("", m.group(k).strip()) for k in ("source", "use"))

@@ -54,6 +54,27 @@ PART_RE = re.compile(
 )
 
 
+#: Words between a company's possessive and "revenue" or "sales" that leave it the company's
+#: consolidated figure: "total", "net", "operating", a period ("FY2023", "Q3", "third-quarter").
+_WHOLE = (
+    r"(?:total|net|consolidated|combined|annual\w*|quarterly|reported|gross|overall|operating|"
+    r"gaap|fiscal|full[- ]year|half[- ]year|(?:first|second|third|fourth)(?:[- ](?:quarter|half))?|"
+    r"q[1-4]\d{0,4}|[1-4]q\d{0,4}|h[12]|fy\s*'?\d{2,4}|\d{4}|(?:three|six|nine|twelve)[- ]months?|"
+    r"year[- ]over[- ]year|yoy|year[- ]to[- ]date|ytd|latest|recent|current|prior|previous|last|"
+    r"trailing|ttm|average)"
+)
+#: A product, service or line of business named before the company's revenue ("Apple's
+#: iPhone net sales", "its Services revenue", "MGM's casino revenues"): a part of revenue,
+#: which the statements' consolidated figure does not answer. Asked "Were Apple's iPhone net
+#: sales higher or lower in Q3 FY2023 than a year earlier?", code had answered with Apple's
+#: total net sales.
+NAMED_PART_RE = re.compile(
+    rf"(?:['’]s|\bits|\btheir)\s+(?!{_WHOLE}\b)[a-z][\w&-]*(?:\s+(?:(?:and|&)\s+)?[a-z][\w&-]*){{0,2}}"
+    r"\s+(?:net\s+)?(?:revenues?|sales)\b",
+    re.IGNORECASE,
+)
+
+
 #: A measure the company adjusts itself (non-GAAP, ex-currency, ex-items): statements
 #: print none of them.
 _ADJUSTED_RE = re.compile(
@@ -84,8 +105,9 @@ _GUIDANCE_RE = re.compile(r"\b(?:guidance|guided|outlook|forecast\w*)\b", re.IGN
 
 
 def outside_the_statements(question: str) -> bool:
-    """Whether the question asks about a geography or a segment of the company ("How did US
-    sales growth compare to international?"), about the share of a figure one of its parts
+    """Whether the question asks about a geography, a segment or a product line of the
+    company ("How did US sales growth compare to international?", "Apple's iPhone net
+    sales"), about the share of a figure one of its parts
     gives ("What share of revenue came from cloud services?"), or about a measure the
     company adjusts itself ("interest coverage using Adjusted EBIT"): the consolidated,
     reported figure of the line item it names would answer another question (Oracle's
@@ -93,7 +115,7 @@ def outside_the_statements(question: str) -> bool:
     agents read the segment table or the company's own reconciliation; likewise a figure it
     guides to, not one it reported."""
     asked = drop_instructions(question)
-    patterns = (PART_RE, SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
+    patterns = (PART_RE, NAMED_PART_RE, SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
     return any(pattern.search(asked) for pattern in patterns)
 
 

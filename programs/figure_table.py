@@ -17,7 +17,13 @@ from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
 from programs.inapplicable import DOES_NOT_APPLY
-from programs.verdicts import Point, asks_direction, steadiness_verdict, trend_verdict
+from programs.verdicts import (
+    Point,
+    asks_direction,
+    steadiness_verdict,
+    stepwise_verdict,
+    trend_verdict,
+)
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
@@ -230,8 +236,13 @@ def trend_verdicts(
             markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
             lines.append(f"{label}{steady}{render_marker(markers)}.")
             continue
-        points = [Point(f.text, f.period, f.value) for f in (first, last)]
         sector = (sectors or {}).get(ticker, "")
+        series = [Point(f.text, f.period, f.value) for f in figures]
+        if stepwise := stepwise_verdict(question, last.title, series, sector):
+            markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
+            lines.append(f"{label}{stepwise}{render_marker(markers)}.")
+            continue
+        points = [Point(f.text, f.period, f.value) for f in (first, last)]
         verdict = trend_verdict(question, last.title, *points, sector=sector)
         if verdict and len(figures) == 2 and first.value != last.value:
             verdict += f", {change(first, last)}"  # the change line would repeat the figures

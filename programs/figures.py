@@ -48,7 +48,8 @@ from programs.inapplicable import (
     why_inapplicable,
 )
 from programs.largest_items import largest_answer, largest_probe
-from programs.part_tables import PageSearch, PartTable, PartTables, part_answer, part_probe
+from programs.part_answers import part_answer, part_probe
+from programs.part_tables import PageSearch, PartTable, PartTables
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions

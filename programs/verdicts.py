@@ -210,6 +210,50 @@ def trend_verdict(
     return f"{answer}: the {lower_first(title)} {moved}"
 
 
+#: A direction asked of every step of a series, not of its ends: "did it grow in each year
+#: from FY2019 through FY2021?", "year after year", "consecutively".
+_EACH_STEP = re.compile(
+    r"\b(?:each|every)\s+(?:single\s+)?(?:fiscal\s+)?(?:year|quarter|period)\b|"
+    r"\byear\s+after\s+year\b|\bconsecutive\w*\b|\bconsistently\b|\bsteadily\b",
+    re.IGNORECASE,
+)
+
+
+def stepwise_verdict(
+    question: str, title: str, points: list[Point], sector: str = ""
+) -> str | None:
+    """The yes/no answer to a direction asked of each step of three or more periods ("Did
+    operating cash flow grow in each year from FY2019 through FY2021?"): yes only when
+    every step moves the way asked, else no, naming the first step that did not. Read from
+    the ends alone, a dip in the middle would be a "Yes". None when the question does not
+    ask it of each step, or asks both ways (:func:`trend_verdict` names the direction)."""
+    if len(points) < 3 or not _EACH_STEP.search(question):
+        return None
+    steps = list(pairwise(points))
+    answers = [
+        _direction_answer(question, title, a.value != b.value, a.value > b.value, sector)
+        for b, a in steps
+    ]
+    if any(answer not in ("Yes", "No") for answer in answers):
+        return None
+    series = ", ".join(f"{p.text} in {p.period}" for p in points)
+    name = lower_first(title)
+    broken = next(
+        (step for step, answer in zip(steps, answers, strict=True) if answer == "No"), None
+    )
+    if broken is None:
+        verb = "rose" if points[-1].value > points[0].value else "fell"
+        step = "year" if all(re.fullmatch(r"FY\d{4}", p.period) for p in points) else "period"
+        return f"Yes: the {name} {verb} in each {step} ({series})"
+    before, after = broken
+    if after.value == before.value:
+        moved = f"was {after.text} in both {before.period} and {after.period}"
+    else:
+        verb = "rose" if after.value > before.value else "fell"
+        moved = f"{verb} from {before.text} in {before.period} to {after.text} in {after.period}"
+    return f"No: the {name} {moved} ({series})"
+
+
 def asks_direction(question: str, title: str, sector: str = "") -> bool:
     """Whether ``question`` asks (yes/no) whether the figure ``title`` improved, rose or
     fell, whatever its values: what :func:`trend_verdict` answers when both periods have
@@ -240,14 +284,28 @@ def _direction_answer(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not (opens_yes_no(question) or _AND_YES_NO.search(question)) or not _names(question, title):
+    if not _names(question, title):
+        return None
+    if "margin" in title.lower() and sector.lower() == "financials" and _judged(question):
+        return None  # whether it is better is not read; whether it rose is a fact
+    return direction_answer(question, changed, rose, BETTER_WHEN.get(title.strip().lower()))
+
+
+def _judged(question: str) -> bool:
+    """Whether the question asks if a figure got better or worse, not only which way."""
+    return bool(_BETTER.search(question) or _WORSE.search(question))
+
+
+def direction_answer(question: str, changed: bool, rose: bool, reading: str | None) -> str | None:
+    """``Yes``/``No`` (or, asked both ways, ``Increased``/``Decreased``, ``Improved``/
+    ``Worsened``) for a yes/no question on a figure's direction, the figure settled by the
+    caller; ``reading`` is which way is better (``"higher"``/``"lower"``), None for a
+    figure read either way, which gets no "improved" verdict."""
+    if not (opens_yes_no(question) or _AND_YES_NO.search(question)):
         return None
     better, worse = bool(_BETTER.search(question)), bool(_WORSE.search(question))
     up, down = bool(RISES.search(question)), bool(FALLS.search(question))
     if better or worse:
-        if "margin" in title.lower() and sector.lower() == "financials":
-            return None  # whether it is better is not read; whether it rose is a fact
-        reading = BETTER_WHEN.get(title.strip().lower())
         if reading is None:
             return None
         improved = changed and rose == (reading == "higher")

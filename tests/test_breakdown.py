@@ -88,6 +88,98 @@ def test_a_statements_own_lines_and_a_total_beside_empty_rows_are_not_parts():
     assert find_breakdown(whole, 63_054e6) is None
 
 
+# Activision Blizzard's FY2021 statement of operations data (10-K p.44), as PyMuPDF prints
+# it: each amount beside its percentage of revenues.
+ATVI_OPERATIONS = """For the Years Ended December 31,
+2021
+2020
+Net revenues
+Product sales
+$
+2,311 
+26 % $
+2,350 
+29 %
+In-game, subscription, and other revenues
+6,492 
+74 
+5,736 
+71 
+Total net revenues
+8,803 
+100 
+8,086 
+100 
+Costs and expenses
+Cost of revenues—product sales:
+Product costs
+649 
+28 
+705 
+30 
+Software royalties, amortization, and intellectual property
+licenses
+346 
+15 
+269 
+11 
+Cost of revenues—in-game, subscription, and other:
+Game operations and distribution costs
+1,215 
+19 
+1,131 
+20 
+Software royalties, amortization, and intellectual property
+licenses
+107 
+2 
+155 
+3 
+Product development
+1,337 
+15 
+1,150 
+14 
+Sales and marketing
+1,025 
+12 
+1,064 
+13 
+General and administrative
+788 
+9 
+784 
+10 
+Restructuring and related costs
+77 
+1 
+94 
+1 
+Total costs and expenses
+5,544 
+63 
+5,352 
+66 
+Operating income
+3,259 
+37 
+2,734 
+34 
+"""
+
+
+def test_a_sum_off_by_rounding_needs_a_second_column_that_adds_up():
+    # 107 + 1,337 + 1,025 + 788 = 3,257 (four expense lines) against operating income of
+    # 3,259: within the rows' rounding, but 2020's column (3,153) is not 2,734.
+    assert find_breakdown(ATVI_OPERATIONS, 3_259e6, 2_734e6) is None
+    assert find_breakdown(ATVI_OPERATIONS, 3_259e6) is None
+    revenue = find_breakdown(ATVI_OPERATIONS, 8_803e6, 8_086e6)  # footed exactly, both years
+    assert revenue is not None and [p.value for p in revenue.parts] == [2_311e6, 6_492e6]
+    rounded = _page([("North", 1_001, 2_000), ("South", 1_001, 2_000)])
+    assert find_breakdown(rounded, 2_001e6, 4_000e6) is not None  # the prior year confirms
+    assert find_breakdown(rounded, 2_001e6, 3_000e6) is None
+
+
 def test_amounts_read_as_printed():
     assert amount("$25,867") == 25_867.0
     assert amount("(231)") == -231.0

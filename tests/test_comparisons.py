@@ -30,6 +30,11 @@ def figures(sample_store):
         ("Does 3M's free cash flow fully cover the dividends?", "free cash flow", "dividends"),
         ("Was Apple's cash from operations enough to fund its share repurchases in 2022?",
          "cash from operations enough to", "share repurchases"),
+        # asked the other way round: what is covered comes first
+        ("Is Activision Blizzard's dividend covered by its free cash flow in FY2022?",
+         "free cash flow", "dividend"),
+        ("Were 3M's buybacks fully funded by operating cash flow?",
+         "operating cash flow", "buybacks"),
     ],
 )  # fmt: skip
 def test_a_cover_question_names_what_covers_and_what_is_covered(question, source, use):

@@ -65,6 +65,34 @@ def test_a_share_one_part_gives_is_not_the_total(figures):
     assert not outside_the_statements("What was 3M's capex as a percentage of revenue?")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Were 3M's Post-it net sales higher or lower in FY2018 than a year earlier?",
+        "What was 3M's Scotch revenue in FY2018?",
+        "How much did its software and services sales grow in FY2018?",
+    ],
+)
+def test_a_product_line_named_before_revenue_is_no_consolidated_figure(figures, question):
+    assert outside_the_statements(question) and figures.probe(question, MMM_2018) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What were 3M's net sales in FY2018?",
+        "What was 3M's total revenue in FY2018?",
+        "What were 3M's FY2018 sales?",
+        "What was 3M's third-quarter revenue in FY2018?",
+        "What was 3M's 2018 revenue?",
+        "How did 3M's operating revenues change in FY2018?",
+        "What were 3M's annual sales in FY2018?",
+    ],
+)
+def test_the_companys_own_revenue_stays_the_statements_figure(figures, question):
+    assert not outside_the_statements(question)
+
+
 def test_a_figure_guided_to_is_not_the_figure_reported(figures):
     question = "Did 3M raise its full-year FY2018 revenue guidance?"
     assert outside_the_statements(question) and figures.probe(question, MMM_2018) is None

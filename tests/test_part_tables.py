@@ -235,3 +235,23 @@ def test_a_part_asked_by_its_label_is_read_from_the_table_that_holds_it(figures)
     unheld = question.replace("Global Services", "cruise ships")
     assert figures.part_table(unheld, PLANE_2022) is None
     assert figures.answer(unheld, PLANE_2022) is None  # not the consolidated revenue either
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("What were PLANE's Global Services revenues in FY2022?",
+         "Global Services: $17,611 million, 26.4% of revenue, +7.9% from $16,328 million¹˒²."),
+        # which way it moved, asked of the one part named before the measure
+        ("Were PLANE's Global Services revenues higher or lower in FY2022 than a year earlier?",
+         "Increased: Global Services’ revenue rose from $16,328 million to $17,611 million "
+         "(+7.9%), 26.4% of revenue¹˒²."),
+        ("Did PLANE's Global Services revenues decline in FY2022?",
+         "No: Global Services’ revenue rose from $16,328 million to $17,611 million (+7.9%)"),
+    ],
+)  # fmt: skip
+def test_a_part_named_before_its_measure_is_that_parts_figure(figures, question, opening):
+    assert read_part_ask(question) == PartAsk("named", "revenue")
+    answer, figure = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(opening), answer.body
+    assert figure.title == "Revenue of Global Services"

@@ -317,3 +317,28 @@ def test_no_yes_or_no_stands_beside_not_comparable():
         "Total debt was $90,481 million¹."
     )
     assert _without_opposing(body, []) == body
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("Did 3M's capital expenditure grow in each year from FY2020 through FY2022?",
+         "Yes: the capital expenditure rose in each year ($1,501 million in FY2020, "
+         "$1,603 million in FY2021, $1,749 million in FY2022)"),
+        # From the ends alone revenue rose (FY2020 to FY2022); it fell in FY2022.
+        ("Did 3M's revenue increase every year from FY2020 to FY2022?",
+         "No: the revenue fell from $35,355 million in FY2021 to $34,229 million in FY2022 "
+         "($32,184 million in FY2020, $35,355 million in FY2021, $34,229 million in FY2022)"),
+    ],
+)  # fmt: skip
+def test_a_direction_asked_of_each_year_is_settled_step_by_step(searcher, question, opening):
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    assert [s.label for s in pred.plan.slices] == [
+        "MMM FY2020 Q4",
+        "MMM FY2021 Q4",
+        "MMM FY2022 Q4",
+    ]
+    answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
+    assert answer.startswith(opening + "¹˒²˒³."), answer  # cited to all three years

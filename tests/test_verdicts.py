@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import dspy
 import pytest
 from hypothesis import given
@@ -301,3 +303,41 @@ def test_whether_a_company_was_profitable_is_net_incomes_sign(question, value, o
 )
 def test_no_profit_verdict_where_the_question_or_figure_does_not_ask_it(question, formula):
     assert presence_verdict(question, formula, "Net income", 5e6, "x") is None
+
+
+_EACH_YEAR = "Did AAA's cash from operations grow in each year from FY2020 through FY{last}?"
+
+
+@given(st.lists(st.integers(min_value=-50, max_value=50), min_size=3, max_size=5))
+def test_growth_asked_of_each_year_is_yes_only_when_every_step_rose(values):
+    from programs.verdicts import Point, stepwise_verdict
+
+    points = [Point(f"${v} million", f"FY{2020 + i}", v) for i, v in enumerate(values)]
+    question = _EACH_YEAR.format(last=2019 + len(values))
+    verdict = stepwise_verdict(question, "Cash from operations", points)
+    assert verdict is not None
+    rose = [b < a for b, a in pairwise(values)]
+    assert verdict.startswith("Yes: the cash from operations rose in each year") == all(rose)
+    if not all(rose):
+        at = rose.index(False)  # the first step that did not rise is named
+        assert verdict.startswith("No: ")
+        assert f"in FY{2020 + at} to ${values[at + 1]} million in FY{2021 + at}" in verdict or (
+            f"was ${values[at + 1]} million in both FY{2020 + at} and FY{2021 + at}" in verdict
+        )
+    assert verdict.endswith(", ".join(f"{p.text} in {p.period}" for p in points) + ")")
+
+
+@pytest.mark.parametrize(
+    ("question", "values"),
+    [
+        ("Did AAA's cash from operations grow from FY2020 to FY2022?", [1, 3, 2]),  # the ends
+        ("Did AAA's cash from operations grow in each year from FY2021 to FY2022?", [1, 2]),
+        ("Did AAA's cash from operations rise or fall in each year?", [1, 3, 2]),  # both ways
+        ("How did AAA's cash from operations change in each year?", [1, 3, 2]),  # no yes/no
+    ],
+)
+def test_no_stepwise_verdict_unless_a_yes_no_direction_is_asked_of_each_step(question, values):
+    from programs.verdicts import Point, stepwise_verdict
+
+    points = [Point(str(v), f"FY{2020 + i}", v) for i, v in enumerate(values)]
+    assert stepwise_verdict(question, "Cash from operations", points) is None

@@ -1,0 +1,200 @@
+"""The answer to a question about a company's parts, written by code from the breakdown
+table :mod:`programs.part_tables` found: the choice asked first (the highest, the lowest,
+the parts above a share, those that declined, the one named and which way it moved), then
+every part with its amount, its share and, where printed, its change, cited to the table's
+page and the consolidated figure to its statement page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from calculator.breakdown import Breakdown, Part
+from calculator.result import fact_citation
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from domain.cells import SliceRef
+from programs.comparisons import millions
+from programs.part_tables import PartAsk, PartTable, part_label
+from programs.verdicts import direction_answer
+from signatures.probes import Probe
+from signatures.synthesiser import Figure
+
+#: Rows that reconcile the parts to the total rather than being a part of the business.
+_ADJUSTMENT = re.compile(
+    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|corporate|adjust\w*)\b", re.I
+)
+
+
+def _change(breakdown: Breakdown, part: Part) -> str:
+    """``, +7.0% from $191,973 million`` (none for a reconciling row: its size is no trend)."""
+    change = None if _ADJUSTMENT.search(part.label) else breakdown.change(part)
+    return "" if change is None else f", {change * 100:+.1f}% from {millions(part.prior or 0)}"
+
+
+def part_probe(table: PartTable, ref: SliceRef) -> Probe:
+    """The probe code answers: the measure by part, read from the filing's table."""
+    measure, period = table.ask.measure, table.total.period.label
+    return Probe(
+        probe_title=f"{measure.capitalize()} by part (from the filing's table)",
+        probe_question=f"How did {ref.ticker}'s {measure} in {period} split among its parts?",
+    )
+
+
+def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
+    """The parts' figures in one cited sentence, after code's answer to the choice asked
+    (the highest, the lowest, those above a share, those that declined)."""
+    ask, breakdown = table.ask, table.breakdown
+    fact_pages = _fact_pages(table)
+    citations = list({c.uid: c for c in [table.page, *fact_pages]}.values())
+    numbers = {c.uid: n for n, c in enumerate(citations, 1)}
+    page_mark = render_marker([numbers[table.page.uid]])
+    every_mark = render_marker(list(numbers.values()))
+    total_mark = render_marker(sorted({numbers[c.uid] for c in fact_pages}))
+    period = table.total.period.label
+    listed = "; ".join(
+        f"{part_label(p)} {millions(p.value)} ({breakdown.share(p) * 100:.1f}%"
+        f"{_change(breakdown, p)})"
+        for p in breakdown.parts
+    )
+    body = (
+        f"{ask.measure.capitalize()} in {period} was {millions(breakdown.total)}{total_mark}, "
+        f"split as: {listed}{page_mark}."
+    )
+    verdict, chosen = _verdict(ask, breakdown, table.named)
+    if verdict:
+        body = f"{verdict}{every_mark}. {body}"
+    footnotes = [Footnote(number=n, citation=c) for n, c in enumerate(citations, 1)]
+    answer = CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes))
+    figure = Figure(
+        title=f"{ask.measure.capitalize()} of {part_label(chosen)}" if chosen else ask.measure,
+        period=period,
+        value=chosen.value if chosen else breakdown.total,
+        unit="USD",
+        text=millions(chosen.value if chosen else breakdown.total),
+        uids=list(numbers),
+        verdict=verdict,
+    )
+    return answer, figure
+
+
+def _compared(ask: PartAsk, breakdown: Breakdown, named: Sequence[Part]) -> str:
+    """``Americas grew faster than Europe: +10.7% against +6.5%`` for exactly two named
+    parts whose change the table gives; empty otherwise."""
+    changes = [(p, c) for p in named if (c := breakdown.change(p)) is not None]
+    if len(named) != 2 or len(changes) != 2:
+        return ""
+    (first, a), (second, b) = sorted(changes, key=lambda pc: -pc[1])
+    if a == b:
+        return f"{part_label(first)} and {part_label(second)} changed alike: {a:+.1%}"
+    better = "grew faster than" if b >= 0 else "grew while" if a >= 0 else "fell less than"
+    if better == "grew while":
+        return (
+            f"{part_label(first)}{_possessive(first)} {ask.measure} grew {a:+.1%} while "
+            f"{part_label(second)}{_possessive(second)} fell {b:+.1%}"
+        )
+    return f"{part_label(first)} {better} {part_label(second)}: {a:+.1%} against {b:+.1%}"
+
+
+def _moved(ask: PartAsk, breakdown: Breakdown, part: Part) -> str | None:
+    """``Decreased: iPhone’s revenue fell from $40,665 million to $39,669 million (-2.4%),
+    48.5% of revenue`` for a yes/no question on which way the one part named moved; None
+    when the question asks no direction or the prior period was not read."""
+    change = breakdown.change(part)
+    if change is None or part.prior is None:
+        return None
+    word = direction_answer(ask.asked, part.value != part.prior, part.value > part.prior, "higher")
+    if word is None:
+        return None
+    verb = "rose" if part.value > part.prior else "fell" if part.value < part.prior else "was flat"
+    return (
+        f"{word}: {part_label(part)}{_possessive(part)} {ask.measure} {verb} from "
+        f"{millions(part.prior)} to {millions(part.value)} ({change:+.1%}), "
+        f"{breakdown.share(part) * 100:.1f}% of {ask.measure}"
+    )
+
+
+def _possessive(part: Part) -> str:
+    return "’" if part_label(part).endswith("s") else "’s"
+
+
+def _fact_pages(table: PartTable) -> list[Citation]:
+    """The pages of the consolidated figure (and the prior year's) the parts add up to."""
+    computed = [table.total, *([table.prior] if table.prior else [])]
+    return [fact_citation(f) for c in computed for f in c.inputs]
+
+
+def _verdict(
+    ask: PartAsk, breakdown: Breakdown, asked_parts: Sequence[Part] = ()
+) -> tuple[str, Part | None]:
+    """Code's answer to the choice asked, and the part it names (None for a list); a list
+    asked of two parts the question names ("How did Americas' growth compare with
+    Europe's?") opens with their comparison."""
+    parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
+    if not parts:
+        return "", None
+    if ask.kind == "listed" and (compared := _compared(ask, breakdown, asked_parts)):
+        return compared, None
+    if (
+        ask.kind == "named"
+        and len(asked_parts) == 1
+        and (moved := _moved(ask, breakdown, asked_parts[0]))
+    ):
+        return moved, asked_parts[0]
+    if ask.kind == "named" and asked_parts:
+        shares = "; ".join(
+            f"{part_label(p)}: {millions(p.value)}, {breakdown.share(p) * 100:.1f}% of "
+            f"{ask.measure}{_change(breakdown, p)}"
+            for p in asked_parts
+        )
+        return shares, asked_parts[0]
+    if ask.kind == "offered":
+        ranked = sorted(parts, key=lambda p: -p.value)
+        named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in ranked)
+        return f"What it sells, by share of {ask.measure}: {named}", None
+    if ask.kind in ("highest", "lowest"):
+        pick = max if ask.kind == "highest" else min
+        part = pick(parts, key=lambda p: p.value)
+        share = breakdown.share(part) * 100
+        line = (
+            f"{part_label(part)} had the {ask.kind} {ask.measure}: {millions(part.value)}, "
+            f"{share:.1f}% of the total"
+        )
+        return line, part
+    if ask.kind == "above" and ask.threshold is not None:
+        above = [p for p in parts if breakdown.share(p) * 100 > ask.threshold]
+        named = ", ".join(f"{part_label(p)} ({breakdown.share(p) * 100:.1f}%)" for p in above)
+        opening = ("Yes: " if above else "No: ") if ask.yes_no else ""
+        if not above:
+            return f"{opening}no part had more than {ask.threshold:g}% of {ask.measure}", None
+        had = "each had" if len(above) > 1 else "had"
+        return f"{opening}{named} {had} more than {ask.threshold:g}% of {ask.measure}", None
+    changed = [p for p in parts if breakdown.change(p) is not None]
+    if ask.kind in ("fastest", "slowest") and changed:
+        pick = max if ask.kind == "fastest" else min
+        part = pick(changed, key=lambda p: breakdown.change(p) or 0.0)
+        change = breakdown.change(part) or 0.0
+        moved = (
+            f"grew fastest: {change:+.1%}"
+            if ask.kind == "fastest"
+            else f"changed least: {change:+.1%}"
+            if change >= 0
+            else f"fell the most: {change:+.1%}"
+        )
+        line = (
+            f"{part_label(part)}{_possessive(part)} {ask.measure} {moved}, "
+            f"from {millions(part.prior or 0)} to {millions(part.value)}"
+        )
+        return line, part
+    if ask.kind == "declined" and breakdown.prior_total is not None:
+        fell = sorted(
+            (p for p in parts if (c := breakdown.change(p)) is not None and c < 0),
+            key=lambda p: breakdown.change(p) or 0.0,
+        )
+        if not fell:
+            return f"No part's {ask.measure} declined", None
+        named = ", ".join(
+            f"{part_label(p)} ({(breakdown.change(p) or 0) * 100:+.1f}%)" for p in fell
+        )
+        return f"{ask.measure.capitalize()} declined in {named}", fell[0]
+    return "", None
