@@ -137,14 +137,18 @@ def focused_probes(
     in the model's order, each subject once. ``also``: angles a desk requires on every slice
     (``mandatory_angles``), on topic whatever the question."""
     words = set(company)
-    asked = subject_terms(question, words)
-    topic = asked | subject_terms(also, words)
+    asked, mandated = subject_terms(question, words), subject_terms(also, words)
+    topic = asked | mandated
     subjects = [(p, probe_subject(p, words)) for p in probes]
     adding = [(p, s) for p, s in subjects if s and not s <= asked]
     on_topic = [(p, s) for p, s in adding if _probe_topic(p, s, words) & topic]
     kept = adding if asked <= _EVALUATIVE_STEMS else on_topic
-    if statements := statements_named(question):
-        kept = [(p, s) for p, s in kept if _on_the_statements(p, statements, question)]
+    if statements := statements_named(question):  # a desk's angle stays, whatever it reads
+        kept = [
+            (p, s)
+            for p, s in kept
+            if _probe_topic(p, s, words) & mandated or _on_the_statements(p, statements, question)
+        ]
     seen: set[frozenset[str]] = set()
     result = []
     for probe, subject in kept:
