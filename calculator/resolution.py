@@ -28,6 +28,12 @@ from retrieval.facts.model import Fact
 _FLOW_DURATION = {True: "year", False: "quarter"}
 
 
+def _year_end_for_q4(fact: Fact, kind: str, period: Period) -> bool:
+    """Whether ``fact``, a fiscal year's balance, stands for the balance at the end of its
+    fourth quarter (``period``): the same date. A flow's year is never its fourth quarter."""
+    return kind == "balance" and period.fq == 4 and fact.fq is None
+
+
 class FactResolver:
     """Picks facts for references; built once per slice from its facts."""
 
@@ -47,13 +53,16 @@ class FactResolver:
         info = concept_info(concept)
         ranked = []
         for order, fact in self.by_concept.get(concept, []):
-            if fact.fy != period.fy or fact.fq != period.fq or not _unit_fits(fact, info.unit):
+            if fact.fy != period.fy or not _unit_fits(fact, info.unit):
+                continue
+            if fact.fq != period.fq and not _year_end_for_q4(fact, info.kind, period):
                 continue
             exact = _duration_rank(fact, info.kind, period)
             if exact is None:
                 continue
             ranked.append(
                 (
+                    0 if fact.fq == period.fq else 1,
                     0 if not info.statement or fact.statement == info.statement else 1,
                     self._document_rank(fact),
                     exact,
@@ -63,7 +72,7 @@ class FactResolver:
                     fact,
                 )
             )
-        ranked.sort(key=lambda r: r[:6])
+        ranked.sort(key=lambda r: r[:7])
         return [r[-1] for r in ranked]
 
     def pick(self, concept: str, period: Period) -> Fact | None:

@@ -65,12 +65,15 @@ def asked_period(question: str, ref: SliceRef) -> Period:
     when it asks for the year so far ("H1", "nine months ended …", "YTD"). The planner puts
     such a question in that quarter's cell, whose 10-Q prints the quarter and the year to
     date side by side: read as the quarter, "the first half of 2023" was PepsiCo's Q2
-    revenue, $22,322 million, not the half's $40,168 million."""
+    revenue, $22,322 million, not the half's $40,168 million. A fourth quarter written with
+    its year ("Q4 2022", "the three months ended December 31, 2022") is the three months an
+    earnings release prints beside the year: read as the year, Intel's Q4 2022 operating
+    margin was given as FY2022's 3.7%."""
     period, asked = slice_period(ref), read_periods(question)
     if period.fq in (2, 3) and asked.year_to_date:
         return replace(period, to_date=True)
-    if ref.fq == 4 and (ref.fy, 4) in paired_cells(asked):
-        return Period(ref.fy, 4)  # "Q4 of FY2022" beside another quarter: the three months
+    if ref.fq == 4 and (ref.fy, 4) in [*paired_cells(asked), *asked.quarter_cells]:
+        return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
     return period
 
 

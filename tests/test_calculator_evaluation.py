@@ -224,6 +224,19 @@ def test_resolution_prefers_home_statement_own_document_and_full_year():
     assert resolver.pick("capex", Period(2021, 3)) is None  # a ytd column is not a quarter
 
 
+def test_the_balance_at_the_end_of_q4_is_the_years_and_a_flow_is_not():
+    year_end = fact("inventory", 2021, 70 * M, statement="balance")
+    q4_release = fact("inventory", 2021, 71 * M, statement="balance", fq=4, page=8)
+    year = fact("revenue", 2021, 900 * M)
+    resolver = FactResolver([year_end, year])
+    assert resolver.pick("inventory", Period(2021, 4)) == year_end  # the same date
+    assert resolver.pick("revenue", Period(2021, 4)) is None  # the year is no quarter
+    assert resolver.pick("inventory", Period(2021)) == year_end
+    both = FactResolver([year_end, q4_release])
+    assert both.pick("inventory", Period(2021, 4)) == q4_release  # the quarter's own first
+    assert both.pick("inventory", Period(2021)) == year_end  # a year never reads the quarter
+
+
 def test_percent_facts_enter_as_fractions():
     facts = [fact("effective_rate", 2021, 21.0, unit="%")]
     assert calculate("effective_rate * 2", facts, FY).value == pytest.approx(0.42)

@@ -686,3 +686,11 @@ def test_a_q4_written_beside_another_quarter_is_the_three_months():
     # a Q4 cell asked as a year stays the year
     yearly = "Did Acme's gross margin improve in FY2022 compared with FY2021?"
     assert asked_period(yearly, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022)
+    # a fourth quarter written alone is the three months too ("Q4 2022" had been read as
+    # Intel's year: a 3.7% operating margin for the quarter's -8.1%)
+    for alone in (
+        "What was Acme's operating margin in Q4 2022?",
+        "What was Acme's revenue in the fourth quarter of fiscal 2022?",
+        "What was Acme's revenue for the three months ended December 31, 2022?",
+    ):
+        assert asked_period(alone, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022, 4)
