@@ -39,7 +39,7 @@ Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculat
 #: ("segments" may be regions: McDonald's).
 _LINES_OF_BUSINESS = (
     r"businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
-    r"lines?\s+of\s+business"
+    r"lines?\s+of\s+business|(?<=which\s)business(?!\s+(?:model|day|strateg))"
 )
 _BUSINESS_NOUN = re.compile(rf"\b(?:{_LINES_OF_BUSINESS})\b", re.IGNORECASE)
 #: The parts a question names: segments, regions, lines of business (and the geographies

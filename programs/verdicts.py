@@ -284,11 +284,21 @@ def _direction_answer(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not _names(question, title):
+    if not _names(question, title) or _AGAINST_ANOTHER.search(question):
         return None
     if "margin" in title.lower() and sector.lower() == "financials" and _judged(question):
         return None  # whether it is better is not read; whether it rose is a fact
     return direction_answer(question, changed, rose, BETTER_WHEN.get(title.strip().lower()))
+
+
+#: A direction set against another figure's ("grow faster than its revenue", "outpace"):
+#: one figure rising settles nothing. Apple's R&D "grew faster than its revenue?" was
+#: answered "Yes: the R&D rose …", revenue never read.
+_AGAINST_ANOTHER = re.compile(
+    r"\b(?:faster|slower|quicker|more\s+(?:quickly|rapidly|slowly)|less\s+(?:quickly|rapidly))"
+    r"\s+than\b|\bout(?:pace|grow|perform)\w*",
+    re.IGNORECASE,
+)
 
 
 def _judged(question: str) -> bool:

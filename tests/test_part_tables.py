@@ -69,6 +69,7 @@ def figures():
         ("Which product category grew fastest in FY2021?", "fastest", "revenue"),
         ("What are the major products and services that PLANE sells?", "offered", "revenue"),
         ("What does PLANE sell as of FY2022?", "offered", "revenue"),
+        ("Which business contributed the most revenue to PLANE in FY2022?", "highest", "revenue"),
         # a segment's profit is its operating income
         ("Which segment was the most profitable in FY2022?", "highest", "operating income"),
     ],
@@ -83,6 +84,7 @@ def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, 
     [
         "What was revenue in FY2022?",
         "Which segment is the most capital intensive?",
+        "Which business model drives PLANE's revenue?",
         "Excluding the impact of M&A, which segment dragged down revenue growth?",
     ],
 )

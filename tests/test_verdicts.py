@@ -341,3 +341,19 @@ def test_no_stepwise_verdict_unless_a_yes_no_direction_is_asked_of_each_step(que
 
     points = [Point(str(v), f"FY{2020 + i}", v) for i, v in enumerate(values)]
     assert stepwise_verdict(question, "Cash from operations", points) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did AAA's R&D expense grow faster than its revenue in FY2022?",
+        "Has AAA's revenue outpaced its costs in FY2022?",
+        "Did AAA's capex rise more quickly than depreciation in FY2022?",
+    ],
+)
+def test_a_direction_set_against_another_figure_gets_no_verdict_from_one(question):
+    from programs.verdicts import Point, trend_verdict
+
+    before, after = Point("$1 million", "FY2021", 1.0), Point("$2 million", "FY2022", 2.0)
+    for title in ("R&D", "Revenue", "Capital expenditure"):
+        assert trend_verdict(question, title, before, after) is None
