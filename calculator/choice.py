@@ -256,9 +256,18 @@ def _asked_clause(text: str) -> str | None:
     return clause[: end.start()] if end else clause
 
 
+#: "How much cash did Apple spend on capital expenditures?": cash is the unit of what was
+#: spent, paid or returned, not the cash balance (which had been the answer).
+_CASH_AS_UNIT = re.compile(
+    r"\bcash\b(?=\s+(?:did|does|do|has|have|had|will|was|is)\s+(?:\S+\s+){0,4}?"
+    r"(?:spen[dt]|pa(?:y|id)|return\w*|distribut\w*|allocat\w*)\b)"
+)
+
+
 def _core_formula(asked: str, phrases: tuple) -> tuple[str, str] | None:
     """The formula of the asked terms at the base period, and its title."""
     plain = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", asked))  # "provided by investing"
+    plain = _CASH_AS_UNIT.sub(" ", plain)
     for candidate in (plain, *re.findall(r"\(([^)]*)\)", asked)):
         tokens = [t for t in tokenize(candidate, phrases) if t.kind in ("term", "op")]
         runs: list[list[str]] = []

@@ -50,6 +50,12 @@ METRICS: tuple[Metric, ...] = (
     Metric("revenue_growth", "Revenue growth", "revenue / revenue[FY-1] - 1", "percent"),
     Metric("capex_to_revenue", "Capex as % of revenue", "abs(capex) / revenue", "percent"),
     Metric("free_cash_flow", "Free cash flow", "cfo - abs(capex)", "amount"),
+    Metric(
+        "shareholder_returns",
+        "Cash returned to shareholders",
+        "abs(dividends_paid) + abs(buybacks)",
+        "amount",
+    ),
     Metric("cfo_margin", "Operating cash flow margin", "cfo / revenue", "percent"),
     Metric("fcf_margin", "Free cash flow margin", "free_cash_flow / revenue", "percent"),
     Metric(

@@ -136,6 +136,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"capital[- ]intensive",
     ),
     "free_cash_flow": (r"free cash flows?", r"fcf"),
+    "shareholder_returns": (
+        r"(?:cash |capital )?return(?:ed|s)? to (?:share|stock)holders",
+        r"dividends and (?:share |stock )?(?:buybacks|repurchases)",
+        r"(?:share |stock )?(?:buybacks|repurchases) and dividends",
+    ),
     "cfo_margin": (r"operating cash flow margin", r"cfo margin"),
     "fcf_margin": (r"free cash flow margin", r"fcf margin"),
     "fcf_conversion": (r"free cash flow conversion", r"fcf conversion"),

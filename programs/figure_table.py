@@ -17,13 +17,8 @@ from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
 from programs.inapplicable import DOES_NOT_APPLY
-from programs.verdicts import (
-    Point,
-    asks_direction,
-    steadiness_verdict,
-    stepwise_verdict,
-    trend_verdict,
-)
+from programs.series_verdicts import steadiness_verdict, stepwise_verdict
+from programs.verdicts import Point, asks_direction, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
 from signatures.synthesiser import Figure, SliceReport
@@ -223,7 +218,7 @@ def trend_verdicts(
 ) -> list[str]:
     """Code's answer to a yes/no question on whether a figure improved, rose or fell
     (:func:`programs.verdicts.trend_verdict`), from its first to its last period, or stayed
-    within a band each year (:func:`programs.verdicts.steadiness_verdict`), cited."""
+    within a band each year (:func:`programs.series_verdicts.steadiness_verdict`), cited."""
     lines = []
     for ticker, figures in _series(slices, numbers):
         first, last = figures[0], figures[-1]

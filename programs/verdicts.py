@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 
 from calculator.choice import FormulaChoice, choose_formula, single_item
 from domain.period_patterns import (
@@ -197,9 +196,9 @@ def trend_verdict(
     ``title`` improved, rose or fell between two periods: ``Yes: the quick ratio rose from
     0.53 in FY2022 to 0.57 in FY2023``; asked both ways ("improved or declined?"), the
     answer names the direction. None when no such answer is code's to give
-    (:func:`_direction_answer`)."""
+    (:func:`figure_direction`)."""
     changed, rose = after.value != before.value, after.value > before.value
-    answer = _direction_answer(question, title, changed, rose, sector)
+    answer = figure_direction(question, title, changed, rose, sector)
     if answer is None:
         return None
     if changed:
@@ -210,55 +209,11 @@ def trend_verdict(
     return f"{answer}: the {lower_first(title)} {moved}"
 
 
-#: A direction asked of every step of a series, not of its ends: "did it grow in each year
-#: from FY2019 through FY2021?", "year after year", "consecutively".
-_EACH_STEP = re.compile(
-    r"\b(?:each|every)\s+(?:single\s+)?(?:fiscal\s+)?(?:year|quarter|period)\b|"
-    r"\byear\s+after\s+year\b|\bconsecutive\w*\b|\bconsistently\b|\bsteadily\b",
-    re.IGNORECASE,
-)
-
-
-def stepwise_verdict(
-    question: str, title: str, points: list[Point], sector: str = ""
-) -> str | None:
-    """The yes/no answer to a direction asked of each step of three or more periods ("Did
-    operating cash flow grow in each year from FY2019 through FY2021?"): yes only when
-    every step moves the way asked, else no, naming the first step that did not. Read from
-    the ends alone, a dip in the middle would be a "Yes". None when the question does not
-    ask it of each step, or asks both ways (:func:`trend_verdict` names the direction)."""
-    if len(points) < 3 or not _EACH_STEP.search(question):
-        return None
-    steps = list(pairwise(points))
-    answers = [
-        _direction_answer(question, title, a.value != b.value, a.value > b.value, sector)
-        for b, a in steps
-    ]
-    if any(answer not in ("Yes", "No") for answer in answers):
-        return None
-    series = ", ".join(f"{p.text} in {p.period}" for p in points)
-    name = lower_first(title)
-    broken = next(
-        (step for step, answer in zip(steps, answers, strict=True) if answer == "No"), None
-    )
-    if broken is None:
-        verb = "rose" if points[-1].value > points[0].value else "fell"
-        step = "year" if all(re.fullmatch(r"FY\d{4}", p.period) for p in points) else "period"
-        return f"Yes: the {name} {verb} in each {step} ({series})"
-    before, after = broken
-    if after.value == before.value:
-        moved = f"was {after.text} in both {before.period} and {after.period}"
-    else:
-        verb = "rose" if after.value > before.value else "fell"
-        moved = f"{verb} from {before.text} in {before.period} to {after.text} in {after.period}"
-    return f"No: the {name} {moved} ({series})"
-
-
 def asks_direction(question: str, title: str, sector: str = "") -> bool:
     """Whether ``question`` asks (yes/no) whether the figure ``title`` improved, rose or
     fell, whatever its values: what :func:`trend_verdict` answers when both periods have
     the figure."""
-    return _direction_answer(question, title, True, True, sector) is not None
+    return figure_direction(question, title, True, True, sector) is not None
 
 
 def change_verdict(
@@ -269,7 +224,7 @@ def change_verdict(
     base = title.removeprefix("Change in ")
     if base == title:
         return None
-    answer = _direction_answer(question, base, value != 0, value > 0, sector)
+    answer = figure_direction(question, base, value != 0, value > 0, sector)
     if answer is None:
         return None
     size = text.lstrip("-−+ ")
@@ -277,7 +232,7 @@ def change_verdict(
     return f"{answer}: the {lower_first(base)} {moved}"
 
 
-def _direction_answer(
+def figure_direction(
     question: str, title: str, changed: bool, rose: bool, sector: str
 ) -> str | None:
     """``Yes``/``No`` (or, asked both ways, the direction) for a yes/no question on whether
@@ -413,45 +368,3 @@ def presence_verdict(
     if not asks_presence(question, formula):
         return None
     return f"{'Yes' if value else 'No'}: {lower_first(title)} came to {text}"
-
-
-#: "historically consistent", "stable", "steady"; "fluctuating", "volatile" ask the other way.
-_STEADY = re.compile(r"\b(?:consistent\w*|stable|stability|steady|steadi\w*)\b", re.IGNORECASE)
-_SWINGS = re.compile(r"\b(?:fluctuat\w*|volatil\w*|swing\w*)\b", re.IGNORECASE)
-#: The band a question sets: "not fluctuating more than roughly 2% each year".
-_BAND = re.compile(
-    r"\b(?:more\s+than|over|beyond|within|exceed\w*|above|by)\s+"
-    r"(?:roughly\s+|about\s+|around\s+|approximately\s+)?(\d+(?:\.\d+)?)\s*"
-    r"(?:%|percent(?:age)?(?:\s+points?)?|pp\b|points?\b)",
-    re.IGNORECASE,
-)
-
-
-def steadiness_verdict(
-    question: str, title: str, points: list[tuple[str, float, str]]
-) -> str | None:
-    """``Yes: the gross margin moved by at most 0.9 percentage points a year (38.5% in
-    FY2020, 39.0% in FY2021, 39.4% in FY2022)`` for a yes/no question on whether a
-    percentage stayed within the band the question sets ("consistent, not fluctuating more
-    than roughly 2% each year"); asked only whether it fluctuated, the answer turns. Each
-    point is (period, percentage points as printed, text), oldest first. None without a
-    band, two periods or a yes/no question: "consistent" alone is the analyst's call."""
-    steady, swings = _STEADY.search(question), _SWINGS.search(question)
-    band = _BAND.search(question)
-    if not (steady or swings) or band is None or len(points) < 2:
-        return None
-    if not opens_yes_no(question):
-        return None
-    moves = [(abs(b[1] - a[1]), a[0], b[0]) for a, b in pairwise(points)]
-    largest, since, until = max(moves)
-    within = largest <= float(band.group(1)) + 0.05  # as printed, to one decimal
-    answer = "Yes" if within == bool(steady) else "No"
-    series = ", ".join(f"{text} in {period}" for period, _, text in points)
-    name = lower_first(title)
-    if within:
-        moved = f"moved by at most {largest:.1f} percentage points a year"
-        return f"{answer}: the {name} {moved} ({series})"
-    return (
-        f"{answer}: the {name} moved by {largest:.1f} percentage points from {since} to "
-        f"{until} ({series})"
-    )

@@ -46,6 +46,14 @@ def chosen(question: str, period: Period | None = None) -> FormulaChoice:
         ("What was Contoso's debt at the end of FY2021?", "total_debt"),
         ("What was Contoso's long-term debt in FY2021?", "long_term_debt"),
         ("How much free cash flow did Contoso generate in FY2021?", "free_cash_flow"),
+        # cash as the unit of what was spent, paid or returned, not the cash balance
+        ("How much cash did Contoso spend on capital expenditures in FY2021?", "abs(capex)"),
+        ("How much cash did Contoso pay in dividends in FY2021?", "abs(dividends_paid)"),
+        ("How much cash did Contoso have at the end of FY2021?", "cash"),
+        ("How much cash did Contoso return to shareholders through dividends and buybacks in "
+         "FY2021?", "shareholder_returns"),
+        ("How much did Contoso spend on dividends and share repurchases in FY2021?",
+         "shareholder_returns"),
         ("What is the change in Contoso's total assets from FY2020 to FY2021?",
          "total_assets[FY2021] - total_assets[FY2020]"),
         ("What is Contoso's FY2021 operating income + depreciation and amortization?",

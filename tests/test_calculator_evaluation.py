@@ -237,6 +237,11 @@ def test_the_balance_at_the_end_of_q4_is_the_years_and_a_flow_is_not():
     assert both.pick("inventory", Period(2021)) == year_end  # a year never reads the quarter
 
 
+def test_cash_returned_to_shareholders_is_dividends_and_buybacks_as_paid():
+    buybacks = fact("buybacks", 2021, -120 * M, statement="cash_flow", page=54)
+    assert value("shareholder_returns", [*contoso(), buybacks]) == (68 + 120) * M
+
+
 def test_percent_facts_enter_as_fractions():
     facts = [fact("effective_rate", 2021, 21.0, unit="%")]
     assert calculate("effective_rate * 2", facts, FY).value == pytest.approx(0.42)

@@ -250,7 +250,7 @@ def test_a_period_in_any_form_is_no_threshold(period):
 def test_a_margin_held_within_the_band_asked_is_settled_by_its_yearly_moves(
     question, margins, opening
 ):
-    from programs.verdicts import steadiness_verdict
+    from programs.series_verdicts import steadiness_verdict
 
     points = [(f"FY{2020 + i}", m, f"{m:.1f}%") for i, m in enumerate(margins)]
     verdict = steadiness_verdict(question, "Gross margin", points)
@@ -268,7 +268,7 @@ def test_a_margin_held_within_the_band_asked_is_settled_by_its_yearly_moves(
     ],
 )
 def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
-    from programs.verdicts import steadiness_verdict
+    from programs.series_verdicts import steadiness_verdict
 
     points = [("FY2020", 38.5, "38.5%"), ("FY2021", 39.0, "39.0%")]
     assert steadiness_verdict(question, "Gross margin", points) is None
@@ -310,7 +310,8 @@ _EACH_YEAR = "Did AAA's cash from operations grow in each year from FY2020 throu
 
 @given(st.lists(st.integers(min_value=-50, max_value=50), min_size=3, max_size=5))
 def test_growth_asked_of_each_year_is_yes_only_when_every_step_rose(values):
-    from programs.verdicts import Point, stepwise_verdict
+    from programs.series_verdicts import stepwise_verdict
+    from programs.verdicts import Point
 
     points = [Point(f"${v} million", f"FY{2020 + i}", v) for i, v in enumerate(values)]
     question = _EACH_YEAR.format(last=2019 + len(values))
@@ -337,7 +338,8 @@ def test_growth_asked_of_each_year_is_yes_only_when_every_step_rose(values):
     ],
 )
 def test_no_stepwise_verdict_unless_a_yes_no_direction_is_asked_of_each_step(question, values):
-    from programs.verdicts import Point, stepwise_verdict
+    from programs.series_verdicts import stepwise_verdict
+    from programs.verdicts import Point
 
     points = [Point(str(v), f"FY{2020 + i}", v) for i, v in enumerate(values)]
     assert stepwise_verdict(question, "Cash from operations", points) is None
