@@ -360,6 +360,13 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
     return formula, "as asked"
 
 
+#: Words that ask for a percentage: "as a % of", "in percent", "as a share of revenue".
+_PERCENT_WORDS = (
+    r"\bpercent|%|percentage|in units of percents|"
+    r"\b(?:as\s+an?|the)\s+(?:share|proportion|portion|fraction)\s+of\b"
+)
+
+
 def _presentation(text: str, formula: str, defined: dict[str, str], how: str) -> Presentation:
     decimals = None
     if found := re.search(r"round(?:ed)?[^.?]*?\b(one|two|three|four|\d) decimal", text):
@@ -369,7 +376,7 @@ def _presentation(text: str, formula: str, defined: dict[str, str], how: str) ->
     metric = METRICS_BY_NAME.get(formula.split("[")[0])
     if how == "change" and metric and metric.display == "percent":
         return Presentation("points", decimals)  # a margin's change: 20.8% to 19.1%, -1.7 points
-    if re.search(r"\bpercent|%|percentage|in units of percents", text) or how in (
+    if re.search(_PERCENT_WORDS, text) or how in (
         "relative change",
         "compound annual growth",
     ):
