@@ -14,7 +14,9 @@ reading what code knows (the findings, the statement facts, the company map):
 4. :func:`programs.figure_check.drop_unfounded`: one with a number no finding states goes;
 5. :func:`programs.direction_check.drop_misdirected`: one that says its figure rose where
    its own two numbers fell (or the reverse) goes;
-6. what is left uncited goes.
+6. :func:`programs.company_check.drop_unfigured_rankings`: one that ranks companies while
+   naming one whose slices hold no figure goes;
+7. what is left uncited goes.
 
 The composer writes; this module decides what of it stands, in one place, as
 :mod:`programs.round_checks` does for a researcher's draft.
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from citations.markup import CitedAnswer
 from citations.sentences import without_uncited
 from programs.attribution import attribute_to_findings
-from programs.company_check import drop_misattributed
+from programs.company_check import drop_misattributed, drop_unfigured_rankings
 from programs.direction_check import drop_misdirected
 from programs.figure_check import drop_contradicting, drop_unfounded
 from retrieval.companies import Company
@@ -46,4 +48,5 @@ def check_composed(
     prose, _ = drop_contradicting(prose, slices, companies)
     prose, _ = drop_unfounded(prose, findings.body)
     prose, _ = drop_misdirected(prose)
+    prose, _ = drop_unfigured_rankings(prose, slices, companies)
     return prose.model_copy(update={"body": without_uncited(prose.body)})

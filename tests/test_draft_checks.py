@@ -188,6 +188,35 @@ def test_a_sentence_naming_one_company_and_citing_anothers_filing_is_removed():
     )
 
 
+def test_a_ranking_that_names_a_company_without_a_figure_is_removed():
+    """eBay against Activision Blizzard's gross margin: code read eBay's, none for
+    Activision Blizzard, and the composer ranked Activision Blizzard higher anyway."""
+    from domain.cells import SliceRef
+    from programs.company_check import drop_unfigured_rankings
+    from retrieval.companies import load_companies
+    from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
+
+    margin = Figure(title="Gross margin", period="FY2022", value=0.726, unit="%", text="72.6%")
+    figured = ProbeAnswer(index=1, probe_title="margin", probe_question="?", figures=[margin])
+    researched = ProbeAnswer(index=1, probe_title="The question", probe_question="?")
+    slices = [
+        SliceReport(slice=SliceRef(ticker="PEP", fy=2022, fq=4), probe_answers=[figured]),
+        SliceReport(slice=SliceRef(ticker="MMM", fy=2022, fq=4), probe_answers=[researched]),
+    ]
+    answer = cited_answer(
+        "PepsiCo's gross margin in FY2022 was 72.6%.¹ 3M had a higher gross margin compared "
+        "to PepsiCo.¹ 3M makes adhesives.¹"
+    )
+    kept, removed = drop_unfigured_rankings(answer, slices, load_companies())
+    assert removed == 1
+    assert kept.body == "PepsiCo's gross margin in FY2022 was 72.6%.¹ 3M makes adhesives.¹"
+    both = [
+        slices[0],
+        slices[0].model_copy(update={"slice": SliceRef(ticker="MMM", fy=2022, fq=4)}),
+    ]
+    assert drop_unfigured_rankings(answer, both, load_companies()) == (answer, 0)
+
+
 def test_a_figure_the_facts_hold_is_checked_against_them():
     from domain.cells import SliceRef
     from programs.figure_check import drop_contradicting
