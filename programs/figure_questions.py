@@ -67,12 +67,30 @@ _WHOLE = (
 #: iPhone net sales", "its Services revenue", "MGM's casino revenues"): a part of revenue,
 #: which the statements' consolidated figure does not answer. Asked "Were Apple's iPhone net
 #: sales higher or lower in Q3 FY2023 than a year earlier?", code had answered with Apple's
-#: total net sales.
-NAMED_PART_RE = re.compile(
-    rf"(?:['’]s|\bits|\btheir)\s+(?!{_WHOLE}\b)[a-z][\w&-]*(?:\s+(?:(?:and|&)\s+)?[a-z][\w&-]*){{0,2}}"
-    r"\s+(?:net\s+)?(?:revenues?|sales)\b",
+#: total net sales. The words before "sales" must name a thing, not a measure of sales
+#: ("days sales outstanding", "cost of sales", "growth in sales"): see :func:`names_a_part`.
+_NAMED_PART_RE = re.compile(
+    rf"(?:['’]s|\bits|\btheir)\s+(?!{_WHOLE}\b)(?P<part>[a-z][\w&-]*"
+    r"(?:\s+(?:(?:and|&)\s+)?[a-z][\w&-]*){0,2})\s+(?:net\s+)?(?:revenues?|sales)\b"
+    r"(?!\s+outstanding)",
     re.IGNORECASE,
 )
+#: Words of a measure or a phrase, not of a product: "cost of sales", "days sales".
+_NO_PART_WORDS = frozenset(
+    """
+    of in on to for from by per as with at the a an its their cost costs growth change
+    changes decline increase decrease share percent percentage portion days day rate ratio
+    """.split()
+)
+
+
+def names_a_part(question: str) -> bool:
+    """Whether ``question`` names a product or line of business before the company's
+    revenue or sales (:data:`_NAMED_PART_RE`)."""
+    return any(
+        not set(m["part"].lower().split()) & _NO_PART_WORDS
+        for m in _NAMED_PART_RE.finditer(question)
+    )
 
 
 #: A measure the company adjusts itself (non-GAAP, ex-currency, ex-items): statements
@@ -115,8 +133,8 @@ def outside_the_statements(question: str) -> bool:
     agents read the segment table or the company's own reconciliation; likewise a figure it
     guides to, not one it reported."""
     asked = drop_instructions(question)
-    patterns = (PART_RE, NAMED_PART_RE, SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
-    return any(pattern.search(asked) for pattern in patterns)
+    patterns = (PART_RE, SHARE_FROM_RE, _ADJUSTED_RE, _GUIDANCE_RE)
+    return names_a_part(asked) or any(pattern.search(asked) for pattern in patterns)
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a

@@ -24,7 +24,7 @@ from calculator.breakdown import Breakdown, Part, find_breakdown
 from calculator.result import Calculation
 from citations.markup import Citation
 from domain.cells import SliceRef
-from programs.figure_questions import NAMED_PART_RE, PART_RE, SHARE_FROM_RE, asks_adjusted
+from programs.figure_questions import PART_RE, SHARE_FROM_RE, asks_adjusted, names_a_part
 from programs.page_hits import PageHit, page_citation
 from retrieval.facts.headings import heading_statement
 
@@ -116,7 +116,7 @@ def read_part_ask(question: str) -> PartAsk | None:
         return PartAsk("offered", "revenue")
     # "how much of revenue came from Services?", "its Services revenue" (a place or a
     # segment before the measure is read below, as any question about places is)
-    named_before = NAMED_PART_RE.search(question) and not PART_RE.search(question)
+    named_before = names_a_part(question) and not PART_RE.search(question)
     if measure is not None and (SHARE_FROM_RE.search(question) or named_before):
         return PartAsk("named", measure, asked=question)
     if not (_PART_NOUN.search(question) or PART_RE.search(question)):
