@@ -80,7 +80,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         rf"(?:net )?cash (?:flows? )?{_PROVIDED}financing activities",
         r"financing cash flows?",
     ),
-    "dividends_paid": (r"(?:total )?(?:cash )?dividends?(?: paid(?: out)?)?",),
+    "dividends_paid": (r"(?:total )?(?:cash )?dividends(?: paid(?: out)?)?",),
     "buybacks": (
         r"share repurchases?",
         r"(?:share |stock )?buybacks?",

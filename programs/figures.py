@@ -287,7 +287,10 @@ class Figures:
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
         outflow's ``abs(...)``), read from the slice's facts."""
-        choice = formula_asked(f"What was {text}?", period)
+        # "Is its dividend covered …?": an amount paid is named in the plural
+        choice = formula_asked(f"What was {text}?", period) or formula_asked(
+            f"What was {text}s?", period
+        )
         if choice is None or single_item(choice.formula) is None:
             return None
         return self._calculated(replace(choice, period=period), ref)

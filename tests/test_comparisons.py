@@ -64,6 +64,15 @@ def test_code_says_whether_cash_from_operations_covered_capex(figures):
     assert figure.verdict and answer.references.footnotes
 
 
+def test_asked_the_other_way_round_and_in_the_singular(figures):
+    """Activision Blizzard's "Is its dividend covered by its free cash flow?" had been a
+    researched "Yes" beside a "$194 million" of no named line."""
+    question = "Is 3M's dividend covered by its operating cash flow in FY2018?"
+    answer, _ = figures.answer(question, MMM_2018)
+    assert answer.body.startswith("Yes: cash from operations of $6,439 million covered ")
+    assert "dividends paid of" in answer.body
+
+
 @dataclass
 class _Figure:
     """What :func:`cover_answer` reads of a calculation."""
