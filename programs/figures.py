@@ -50,6 +50,7 @@ from programs.inapplicable import (
 from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
+from programs.share_asks import share_base, share_sentence
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
@@ -384,6 +385,16 @@ class Figures:
         reported = inapplicable[2]
         return None if reported.choice.formula == "equity" else reported
 
+    def _share_base(self, question: str, ref: SliceRef, figure: Calculation) -> Computed | None:
+        """The figure a question asks ``figure``'s share of, read in the same period
+        (:mod:`programs.share_asks`); None unless both are amounts and the base is positive."""
+        text = share_base(drop_instructions(question))
+        if text is None or figure.unit != "USD":
+            return None
+        base = self._size(text, ref, figure.period)
+        positive = base is not None and base.calculation.value > 0
+        return base if positive and base.calculation.unit == "USD" else None
+
     def _answer(
         self,
         question: str,
@@ -395,8 +406,11 @@ class Figures:
         """``computed``'s cited sentence and figure, after code's verdict (``verdict``, or,
         when ``judged``, a benchmark's or a change's that the figure settles)."""
         calculation = computed.calculation
-        numbers, footnotes = numbered_footnotes([calculation])
-        marker = render_marker(list(numbers.values()))
+        base = self._share_base(question, ref, calculation)
+        numbers, footnotes = numbered_footnotes(
+            [calculation, *([base.calculation] if base else [])]
+        )
+        marker = render_marker([numbers[uid] for uid in dict.fromkeys(calculation.citations)])
         value = computed.value_text
         printed = calculation.printed_as()
         when = period_text(calculation.period)
@@ -414,6 +428,9 @@ class Figures:
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             sentence = f"{verdict}{marker}. {sentence}"
+        if base:  # "…, and what share of revenue was that?"
+            every = render_marker(list(numbers.values()))
+            sentence += " " + share_sentence(calculation, base.calculation, base.value_text, every)
         answer = CitedAnswer(body=sentence, references=ReferenceList(footnotes=footnotes))
         figure = Figure(
             title=calculation.title,

@@ -698,3 +698,23 @@ def test_a_q4_written_beside_another_quarter_is_the_three_months():
         "What was Acme's revenue for the three months ended December 31, 2022?",
     ):
         assert asked_period(alone, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022, 4)
+
+
+def test_a_share_asked_after_the_figure_is_given_beside_it(figures):
+    """FedEx's capex "and what share of revenue was that?" had gone unanswered."""
+    from programs.share_asks import share_base
+
+    question = (
+        "How much did 3M spend on capital expenditures in FY2018, and what share of revenue "
+        "was that?"
+    )
+    answer, figure = figures.answer(question, MMM_2018)
+    first, second = answer.body.split(". ", 1)
+    assert first.startswith("Capital expenditure") and "$1,577 million" in first
+    assert second.startswith("That is 4.8% of revenue ($32,765 million)")
+    assert len(answer.references.footnotes) == 2  # the cash-flow and income statements
+    assert figure.value == 1_577e6  # the figure is still the one asked first
+    assert share_base("What was 3M's capex, and what percentage of its net sales was it?") == (
+        "net sales"
+    )
+    assert share_base("What share of revenue came from Safety and Industrial?") is None
