@@ -73,7 +73,7 @@ def asked_period(question: str, ref: SliceRef) -> Period:
     period, asked = slice_period(ref), read_periods(question)
     if period.fq in (2, 3) and asked.year_to_date:
         return replace(period, to_date=True)
-    if ref.fq == 4 and (ref.fy, 4) in [*paired_cells(asked), *asked.quarter_cells]:
+    if ref.fq == 4 and (ref.fy, 4) in asked.quarter_cells:
         return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
     return period
 
