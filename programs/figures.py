@@ -439,7 +439,7 @@ class Figures:
             unit=calculation.unit,
             text=value,
             formula=calculation.render() if len(calculation.inputs) > 1 else "",
-            uids=list(calculation.citations),
+            uids=list(numbers),  # its pages, and a share's base's where one is given
             inputs=calculation.input_lines(),
             verdict=verdict or "",
         )

@@ -714,6 +714,8 @@ def test_a_share_asked_after_the_figure_is_given_beside_it(figures):
     assert second.startswith("That is 4.8% of revenue ($32,765 million)")
     assert len(answer.references.footnotes) == 2  # the cash-flow and income statements
     assert figure.value == 1_577e6  # the figure is still the one asked first
+    # the figure carries both pages, so the report keeps the base's citation too
+    assert set(figure.uids) == {f.citation.uid for f in answer.references.footnotes}
     assert share_base("What was 3M's capex, and what percentage of its net sales was it?") == (
         "net sales"
     )

@@ -342,3 +342,19 @@ def test_a_direction_asked_of_each_year_is_settled_step_by_step(searcher, questi
     ]
     answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
     assert answer.startswith(opening + "¹˒²˒³."), answer  # cited to all three years
+
+
+def test_a_share_asked_after_the_figure_keeps_both_pages_in_the_report(searcher):
+    """FedEx's "6.8% of revenue ($90,155 million)" had lost its income-statement citation
+    in the report and stood cited to the cash-flow page alone."""
+    program = ResearchProgram(searcher)
+    question = (
+        "How much did 3M spend on capital expenditures in FY2022, and what share of revenue "
+        "was that?"
+    )
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    answer = pred.report.split("## Answer")[1].split("**Sources**")[0]
+    share = re.search(r"That is [\d.]+% of revenue \(\$[\d,]+ million\)([¹²³˒]+)\.", answer)
+    assert share, answer
+    assert len(share[1].split("˒")) == 2  # the cash-flow and the income statement
