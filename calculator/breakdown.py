@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from retrieval.search.rows import page_rows
+from retrieval.search.rows import Row, page_rows
 
 #: A printed amount: ``$25,867``, ``(231)``, ``1.5``; a dash is zero.
 _AMOUNT = re.compile(r"^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?$")
@@ -91,29 +91,92 @@ _HEADING_LINES = 6
 def table_runs(text: str) -> list[tuple[str, Rows]]:
     """The page's runs of consecutive table rows with the same number of amounts (a label
     line without values, a year header or a row of another width ends a run), each with
-    the lines above it."""
+    the lines above it.
+
+    One label line does not end a run: a group's name above the group's rows, whose
+    subtotal the segment note prints unlabelled after the last of them, so the page's text
+    joins it to that row ("Mobileye | 241 | 245 | 143 | 738 | 1,342 | 1,123"). The group
+    becomes one row, its name with its subtotal: Intel's Internet of Things segment is one
+    part of operating income, not its IOTG and Mobileye lines."""
+    rows = [_TableRow.read(row) for row in page_rows(text)]
     runs: list[tuple[str, Rows]] = []
     current: Rows = []
     seen: list[str] = []  # every row's text so far, for the headings
     start = 0
-    for row in page_rows(text):
-        # A change column prints "7.2 %" in its first row and "(4.2)" below: read alike.
-        values = [amount(v.replace("%", "")) for v in row.values]
-        usable = row.label and row.values and not row.is_year_header and values
-        amounts = tuple(v for v in values if v is not None)
-        if current and (
-            not usable or len(amounts) != len(values) or len(current[-1][1]) != len(amounts)
-        ):
-            runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
-            current = []
-        if usable and len(amounts) == len(values):
-            if not current:
-                start = len(seen)
-            current.append((row.label, amounts))
+    group: tuple[str, int] | None = None  # an open group's name and its first row's index
+    for index, row in enumerate(rows):
         seen.append(row.text)
+        width = len(current[-1][1]) if current else 0
+        if row.heading and current and _closes_group(rows, index + 1, width):
+            group = (row.heading, len(current))
+            continue
+        if row.heading and _closes_group(rows, index + 1, 0):  # a new table's first group
+            if current:
+                runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
+            current, group = [], (row.heading, 0)
+            continue
+        subtotal = bool(current) and group is not None and len(row.amounts) == 2 * width
+        own = row.amounts[:width] if subtotal else row.amounts
+        if current and (not row.whole or len(own) != width):
+            runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
+            current, group = [], None
+        if not row.whole:
+            continue
+        if not current:
+            start = len(seen) - 1
+        current.append((row.label, own))
+        if subtotal and group is not None:
+            if len(current) - group[1] >= 2:
+                current[group[1] :] = [(group[0], row.amounts[width:])]
+            group = None
     if current:
         runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
     return runs
+
+
+#: A group's name: short, starting with a letter, with no colon or digit.
+_GROUP_NAME = re.compile(r"^[A-Za-z][^:\d]{1,60}$")
+
+
+@dataclass(frozen=True)
+class _TableRow:
+    """A page row as :func:`table_runs` reads it."""
+
+    text: str
+    label: str
+    amounts: tuple[float, ...]
+    whole: bool  # a labelled row whose every value is an amount
+    heading: str  # the label of a line with no values ("Internet of Things"), else ""
+
+    @classmethod
+    def read(cls, row: Row) -> _TableRow:
+        # A change column prints "7.2 %" in its first row and "(4.2)" below: read alike.
+        values = [amount(v.replace("%", "")) for v in row.values]
+        amounts = tuple(v for v in values if v is not None)
+        whole = bool(row.label and values and not row.is_year_header) and len(amounts) == len(
+            values
+        )
+        named = row.label and not row.values and not row.is_header_part
+        # a group's name: words, not a section's label ("Operating income (loss):") or a
+        # column's ("2016(c)")
+        heading = row.label if named and _GROUP_NAME.match(row.label) else ""
+        return cls(row.text, row.label, amounts, whole, heading)
+
+
+def _closes_group(rows: Sequence[_TableRow], index: int, width: int) -> bool:
+    """Whether the rows from ``index`` are a group closed by its subtotal: two or more rows
+    of ``width`` amounts (any width at a table's start), the last of them twice as wide."""
+    for end in range(index, len(rows)):
+        row = rows[end]
+        if not row.whole or _TOTAL.match(row.label):
+            return False
+        if width == 0:
+            width = len(row.amounts)
+        elif len(row.amounts) == 2 * width:
+            return end > index
+        elif len(row.amounts) != width:
+            return False
+    return False
 
 
 def _adds_up(values: Sequence[float], total: float, scale: float) -> bool:

@@ -44,8 +44,20 @@ class ChoiceQuestion:
     predicate: str  # the question's own words for the choice: "brought in the most cash flow"
 
 
+#: "Which of eBay's cash flow activities used the most cash?": the three activities a
+#: cash-flow statement prints are the options, though the question lists none.
+_ACTIVITIES_RE = re.compile(
+    r"\bwhich\s+(?:of\s+(?:the\s+|its\s+|their\s+|\S+['’]s?\s+)?)?(?:cash[\s-]+flows?\s+)?"
+    r"activit(?:y|ies)\b(?P<ask>[^?:]*)",
+    re.IGNORECASE,
+)
+_ACTIVITIES = "operations, investing, and financing activities"
+
+
 def read_choice(question: str) -> ChoiceQuestion | None:
     """The choice ``question`` asks for, or None when it asks none code can make."""
+    if not _AMONG_RE.search(question) and (activities := _ACTIVITIES_RE.search(question)):
+        question = f"Among {_ACTIVITIES}, which{activities['ask']}?"
     m = _AMONG_RE.search(question)
     if m is None:
         return None

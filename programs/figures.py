@@ -50,7 +50,7 @@ from programs.inapplicable import (
 from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
-from programs.share_asks import share_base, share_sentence
+from programs.share_asks import share_base, share_sentence, without_share_ask
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
@@ -138,7 +138,7 @@ class Figures:
         if parts and self.part_table(question, ref) is not None:
             return None  # the parts' table answers it, not the whole company's figure
         period = asked_period(question, ref)
-        choice = formula_asked(question, period)
+        choice = formula_asked(without_share_ask(question), period)
         if choice is None:
             return None
         if names_fixed_years(choice):
@@ -348,30 +348,34 @@ class Figures:
             return choice_answer(asked, [c.calculation for c in options], texts)
         return self._answer(question, ref, computed)
 
-    def year_ago(self, question: str, ref: SliceRef) -> tuple[CitedAnswer, Figure] | None:
-        """The year before's figure as this slice's filing prints it beside its own, when the
-        question compares with that year and the year-ago slice cannot give it (the grid
-        lacks the cell, or its statements do not hold the figure). Asked "How did AmEx's
-        revenue in FY2022 compare with the prior year?", the plan could only say FY2021 is
-        not in the grid, though the FY2022 10-K prints FY2021's revenue beside FY2022's."""
+    def years_before(self, question: str, ref: SliceRef) -> list[tuple[CitedAnswer, Figure]]:
+        """The earlier years' figures as this slice's filing prints them beside its own,
+        earliest first: each earlier year asked (the year before, for a trend) that its own
+        slice cannot give. AmEx's FY2021 revenue "compared with the prior year" is in the
+        FY2022 10-K; Intel's gross margin "from FY2018 to FY2020" is in the FY2020 one."""
         computed = self.compute(question, ref) or self._read_instead(question, ref)
         asked = read_periods(question)
         years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
-        compares = ref.fy - 1 in years or (asked.trend and len(years) < 2)
+        wanted = [fy for fy in sorted(years) if fy < ref.fy]
+        if asked.trend and len(years) < 2:
+            wanted = [ref.fy - 1]
         if pairs := paired_cells(asked):  # quarter by quarter: the year-ago one only if asked
-            compares = (ref.fy - 1, ref.fq) in pairs
-        if computed is None or asked.sequential or not compares:
-            return None
+            wanted = [ref.fy - 1] if (ref.fy - 1, ref.fq) in pairs else []
+        if computed is None or asked.sequential or not wanted:
+            return []
         if any(r.period.absolute or r.period.offset for r in formula_inputs(computed.choice)):
-            return None  # the figure is a change or a fixed-years figure already
-        before = SliceRef(ticker=ref.ticker, fy=ref.fy - 1, fq=ref.fq)
-        if self.compute(question, before) or self._read_instead(question, before):
-            return None  # the year-ago slice gives it from its own filing
-        choice = computed.choice
-        earlier = self._calculated(replace(choice, period=choice.period.shifted(-1)), ref)
-        if earlier is None or deficit_reason(earlier.calculation):
-            return None  # not printed, or a ratio to a deficit, which is not meaningful
-        return self._answer(question, ref, earlier, judged=False)
+            return []  # the figure is a change or a fixed-years figure already
+        found = []
+        for fy in wanted:
+            before = SliceRef(ticker=ref.ticker, fy=fy, fq=ref.fq)
+            if self.compute(question, before) or self._read_instead(question, before):
+                continue  # the earlier slice gives it from its own filing
+            period = computed.choice.period.shifted(fy - ref.fy)
+            earlier = self._calculated(replace(computed.choice, period=period), ref)
+            if earlier is None or deficit_reason(earlier.calculation):
+                continue  # not printed, or a ratio to a deficit, which is not meaningful
+            found.append(self._answer(question, ref, earlier, judged=False))
+        return found
 
     def _read_instead(self, question: str, ref: SliceRef) -> Computed | None:
         """The figure read instead of a metric that does not apply (FedEx's operating income

@@ -114,6 +114,10 @@ def _moved(ask: PartAsk, breakdown: Breakdown, part: Part) -> str | None:
     )
 
 
+#: Of two parts the question names, one is the higher, not the highest.
+_PAIRED = {"highest": "higher", "lowest": "lower"}
+
+
 def _possessive(part: Part) -> str:
     return "’" if part_label(part).endswith("s") else "’s"
 
@@ -154,10 +158,12 @@ def _verdict(
         return f"What it sells, by share of {ask.measure}: {named}", None
     if ask.kind in ("highest", "lowest"):
         pick = max if ask.kind == "highest" else min
-        part = pick(parts, key=lambda p: p.value)
+        # "electric or natural gas, which brought in more?": among the parts it names
+        part = pick(asked_parts if len(asked_parts) >= 2 else parts, key=lambda p: p.value)
         share = breakdown.share(part) * 100
+        rank = _PAIRED[ask.kind] if len(asked_parts) == 2 else ask.kind
         line = (
-            f"{part_label(part)} had the {ask.kind} {ask.measure}: {millions(part.value)}, "
+            f"{part_label(part)} had the {rank} {ask.measure}: {millions(part.value)}, "
             f"{share:.1f}% of the total"
         )
         return line, part

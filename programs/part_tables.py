@@ -71,6 +71,11 @@ _BY_CHANGE = re.compile(
     r"\b(?:gr[eo]w\w*|fastest|slowest|perform\w*|top[\s-]?line\s+performance)\b", re.I
 )
 _BEST = re.compile(r"\b(?:best|fastest)\b", re.I)
+#: "Which of them brought in more?": a choice between parts by a comparative, read as the
+#: highest (or lowest) of the parts the question names.
+_WHICH = re.compile(r"^\s*(?:which|what)\b", re.I)
+_MORE = re.compile(r"\b(?:more|larger|bigger|higher|greater)\b", re.I)
+_LESS = re.compile(r"\b(?:less|fewer|smaller|lower)\b", re.I)
 _ABOVE = re.compile(
     r"\b(?:more\s+than|over|above|greater\s+than|at\s+least|exceed\w*)\s+(\d+(?:\.\d+)?)\s*%",
     re.I,
@@ -135,6 +140,9 @@ def read_part_ask(question: str) -> PartAsk | None:
         return PartAsk("declined", measure, yes_no=yes_no)
     ranked = "highest" if _HIGHEST.search(question) or _BEST.search(question) else None
     ranked = "lowest" if _LOWEST.search(question) else ranked
+    if ranked is None and _WHICH.search(question):
+        more, less = _MORE.search(question), _LESS.search(question)
+        ranked = "highest" if more else "lowest" if less else None
     if ranked and _BY_CHANGE.search(question):  # "grew fastest", "worst performance"
         return PartAsk("fastest" if ranked == "highest" else "slowest", measure, yes_no=yes_no)
     if ranked:

@@ -368,16 +368,18 @@ class ProbeLoop:
         if computed is None:
             return None
         answer, figure = computed
-        figures = [figure]
-        if (earlier := self.figures.year_ago(question, slice)) is not None:
-            # The year before, from this filing's comparative columns, stated first.
-            answer, _ = merge_parts([earlier[0], answer])
-            figures.append(earlier[1])
+        # The earlier years, from this filing's comparative columns, stated first.
+        earlier = self.figures.years_before(question, slice)
+        if earlier:
+            answer, _ = merge_parts([*(a for a, _ in earlier), answer])
+        figures = [figure, *(f for _, f in earlier)]
         uids = [uid for f in figures for uid in f.uids]
         pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(uids)}
-        extra = {"figure": figure.model_dump(), "year_ago_figure": None}
-        if len(figures) > 1:
-            extra["year_ago_figure"] = figures[1].model_dump()
+        extra = {
+            "figure": figure.model_dump(),
+            "year_ago_figure": earlier[-1][1].model_dump() if earlier else None,
+            "earlier_figures": [f.model_dump() for _, f in earlier],
+        }
         return closed_by_code(probe, index, answer, pages, "statement facts", figures, extra)
 
     def _page_outcome(

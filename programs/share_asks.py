@@ -31,6 +31,13 @@ def share_base(question: str) -> str | None:
     return found["base"].strip() if found else None
 
 
+def without_share_ask(question: str) -> str:
+    """The question less its share ask: the figure is chosen from what is asked before it
+    ("How much goodwill did Salesforce carry, and what share of total assets was that?" asks
+    goodwill, not total assets)."""
+    return _SHARE_OF_IT.sub("", question)
+
+
 def share_sentence(figure: Calculation, base: Calculation, base_text: str, marker: str) -> str:
     """``That is 6.8% of revenue ($90,155 million)¹˒².``: ``figure``'s size as a share of
     ``base``, both amounts of one period."""

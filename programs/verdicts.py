@@ -98,9 +98,18 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
 
 
 def opposes(sentence: str, verdict: str) -> bool:
-    """Whether ``sentence`` opens with the other yes/no than ``verdict``."""
-    theirs, ours = yes_no_polarity(sentence), yes_no_polarity(verdict)
+    """Whether ``sentence`` opens with the other yes/no than ``verdict``. Code's "Inventory
+    turnover does not apply to CRM: …" is a no: "Yes, inventory turnover is a meaningful
+    metric" beside it says the opposite, as "Yes, it has positive working capital" does
+    of a working capital that does not apply."""
+    theirs = yes_no_polarity(sentence)
+    ours = False if _DOES_NOT_APPLY.search(verdict) else yes_no_polarity(verdict)
     return theirs is not None and ours is not None and theirs != ours
+
+
+#: Code's verdict on a metric that does not apply
+#: (:func:`programs.inapplicable.inapplicable_verdict`).
+_DOES_NOT_APPLY = re.compile(r"^[^:]* does not apply to ")
 
 
 #: Figures (calculator titles, lower case) whose rise analysts read as an improvement

@@ -208,3 +208,51 @@ def test_any_table_of_parts_is_read_back_with_its_values(rows):
     assert [(p.label, p.value, p.prior) for p in found.parts] == [
         (label, now * 1e6, before * 1e6) for label, now, before in rows
     ]
+
+
+#: A segment note that prints a group's rows under its name and the group's subtotal
+#: unlabelled after them (Intel's FY2020 note, cut to its operating income).
+GROUPED_PAGE = """Operating income (loss) for each period was as follows:
+Years Ended (In Millions)
+Dec 26, 2020
+Dec 28, 2019
+Operating income (loss):
+Data Center Group
+$ 10,571
+$ 10,227
+Internet of Things
+IOTG
+497
+1,097
+Mobileye
+241
+245
+738
+1,342
+Programmable Solutions Group
+260
+318
+Client Computing Group
+15,129
+15,202
+All other
+(3,381)
+(3,878)
+Total operating income
+$ 23,317
+$ 23,211
+"""
+
+
+def test_a_group_printed_with_its_subtotal_is_one_part():
+    """The group's own rows are read as one part, its name with its subtotal: a reader asks
+    which segment earned most, and IOTG and Mobileye are one segment's lines."""
+    found = find_breakdown(GROUPED_PAGE, 23_317e6, 23_211e6)
+    assert found is not None
+    assert [(p.label, p.value, p.prior) for p in found.parts] == [
+        ("Data Center Group", 10_571e6, 10_227e6),
+        ("Internet of Things", 738e6, 1_342e6),
+        ("Programmable Solutions Group", 260e6, 318e6),
+        ("Client Computing Group", 15_129e6, 15_202e6),
+        ("All other", -3_381e6, -3_878e6),
+    ]

@@ -50,3 +50,20 @@ def test_an_outflow_verb_turns_the_comparison_around(question, largest):
 )
 def test_no_choice_code_cannot_make(question):
     assert read_choice(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "largest"),
+    [
+        ("Which of eBay's cash flow activities used the most cash in FY2022?", False),
+        ("Which activities brought in the most cash for Acme in FY2022?", True),
+        ("Which of its cash-flow activities used the least cash in FY2022?", True),
+    ],
+)
+def test_the_three_activities_are_the_options_a_question_leaves_unlisted(question, largest):
+    """eBay's "which of its cash flow activities used the most cash?" listed no options and
+    was refused; a cash-flow statement prints three, so they are the options."""
+    asked = read_choice(question)
+    assert asked is not None and asked.largest is largest
+    assert asked.options == ("operations", "investing", "financing activities")
+    assert read_choice("Which activity grew the most in FY2022?") is None

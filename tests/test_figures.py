@@ -157,6 +157,17 @@ def test_a_choice_among_statement_figures_is_made_by_code(figures):
     assert answer.references.footnotes and figure.uids
 
 
+def test_the_activities_a_question_leaves_unlisted_are_chosen_among_by_code(figures):
+    question = "Which of 3M's cash flow activities used the most cash in FY2018?"
+    assert figures.probe(question, MMM_2018) is not None
+    assert not asks_beyond_figure(question)
+    chosen, computed = figures.choose(question, MMM_2018)
+    values = [c.calculation.value for c in computed]
+    answer, _ = figures.answer(question, MMM_2018)
+    loser = chosen.options[values.index(min(values))]
+    assert answer.body.startswith(f"{loser[:1].upper()}{loser[1:]} used the most cash")
+
+
 def test_a_choice_that_asks_more_is_researched_beside_it(figures):
     asked = CASH_CHOICE.replace("?", ", and why?")
     assert figures.probe(asked, MMM_2018) is not None and asks_beyond_figure(asked)
@@ -433,7 +444,7 @@ def test_the_first_half_is_the_year_to_date_column_of_the_q2_filing():
 def test_the_year_before_is_read_from_the_filing_when_its_own_cell_cannot_give_it(figures):
     # The sample grid's first 3M filing is FY2018's; its cash-flow statement prints FY2017.
     compared = "How did 3M's capital expenditure in FY2018 compare with the prior year?"
-    answer, figure = figures.year_ago(compared, MMM_2018)
+    [(answer, figure)] = figures.years_before(compared, MMM_2018)
     assert figure.period == "FY2017" and figure.title == "Capital expenditure"
     assert answer.body.startswith("Capital expenditure") and "in FY2017 was $1,373 million¹" in (
         answer.body
@@ -442,13 +453,13 @@ def test_the_year_before_is_read_from_the_filing_when_its_own_cell_cannot_give_i
     # none when the year-ago cell gives it itself, when nothing is compared, or when the
     # figure is a change already
     mmm_2019 = SliceRef(ticker="MMM", fy=2019, fq=4)
-    assert figures.year_ago(compared.replace("FY2018", "FY2019"), mmm_2019) is None
-    assert figures.year_ago("What was 3M's capital expenditure in FY2018?", MMM_2018) is None
-    assert figures.year_ago("What was 3M's revenue growth in FY2018?", MMM_2018) is None
+    assert figures.years_before(compared.replace("FY2018", "FY2019"), mmm_2019) == []
+    assert figures.years_before("What was 3M's capital expenditure in FY2018?", MMM_2018) == []
+    assert figures.years_before("What was 3M's revenue growth in FY2018?", MMM_2018) == []
     # nor when the question names the years it compares, FY2017 not among them
     between = "How much has 3M's capital expenditure changed between FY2018 and FY2019?"
-    assert figures.year_ago(between, MMM_2018) is None
-    assert figures.year_ago(between.replace("FY2019", "FY2017"), MMM_2018) is not None
+    assert figures.years_before(between, MMM_2018) == []
+    assert figures.years_before(between.replace("FY2019", "FY2017"), MMM_2018) != []
 
 
 def _with_cash_flow(*rows: tuple[str, str | None, float]) -> list[Fact]:
@@ -627,16 +638,14 @@ def test_a_trend_in_a_metric_that_does_not_apply_gives_both_years_of_what_is_rea
     # the grid holds FY2023's 10-K only, whose comparative columns print FY2022
     figures = Figures(lambda ref: latest + prior if ref.fy == 2023 else [])
     question = "Does SHIP have an improving gross margin profile as of FY2023?"
-    found = figures.year_ago(question, SHIP_2023)
-    assert found is not None
-    answer, figure = found
+    [(answer, figure)] = figures.years_before(question, SHIP_2023)
     assert (figure.title, figure.period, figure.value) == ("Operating income", "FY2022", 6_140e6)
     assert answer.body == "Operating income in FY2022 was $6,140 million¹."
     # one year asked, no trend: the year-ago figure is not read
-    assert figures.year_ago("What is SHIP's gross margin in FY2023?", SHIP_2023) is None
+    assert figures.years_before("What is SHIP's gross margin in FY2023?", SHIP_2023) == []
     # the year-ago slice in the grid gives its own answer, not this filing's columns
     both = Figures(lambda ref: latest + prior)
-    assert both.year_ago(question, SHIP_2023) is None
+    assert both.years_before(question, SHIP_2023) == []
 
 
 OWE_2023 = SliceRef(ticker="OWE", fy=2023, fq=4)
@@ -675,7 +684,7 @@ def test_a_ratio_to_a_deficit_is_not_meaningful_and_gives_no_trend():
     assert found[2].calculation.value == -6_220e6
     # the later year's figure stands, and no year-ago figure is read from the deficit
     assert figures.compute(question, OWE_2023).calculation.value == pytest.approx(84.33, 0.001)
-    assert figures.year_ago(question, OWE_2023) is None
+    assert figures.years_before(question, OWE_2023) == []
 
 
 def test_a_q4_written_beside_another_quarter_is_the_three_months():
@@ -720,3 +729,27 @@ def test_a_share_asked_after_the_figure_is_given_beside_it(figures):
         "net sales"
     )
     assert share_base("What share of revenue came from Safety and Industrial?") is None
+
+
+def test_the_figure_is_chosen_from_what_is_asked_before_its_share(figures):
+    """ "How much goodwill did Salesforce carry, and what share of total assets was that?"
+    had been answered with total assets, "100.0% of total assets": the base is no figure
+    asked. With no statement line for the first ask, code gives nothing."""
+    question = (
+        "How much goodwill did 3M carry at the end of FY2018, and what share of total assets "
+        "was that?"
+    )
+    assert figures.compute(question, MMM_2018) is None
+    asked = question.replace("goodwill did 3M carry", "cash did 3M hold")
+    computed = figures.compute(asked, MMM_2018)
+    assert computed is not None and computed.calculation.title.lower().startswith("cash")
+
+
+def test_each_earlier_year_of_a_range_is_read_from_the_filing_that_prints_it(figures):
+    """Intel's gross margin "from FY2018 to FY2020" gave FY2019 and FY2020 and said FY2018
+    was not researched, though the FY2020 10-K's income statement prints all three years.
+    Each earlier year asked is read from the columns that print it, earliest first."""
+    question = "How did 3M's capital expenditure change from FY2016 to FY2018?"
+    found = figures.years_before(question, MMM_2018)
+    assert [figure.period for _, figure in found] == ["FY2016", "FY2017"]
+    assert all(not figure.verdict for _, figure in found)

@@ -257,3 +257,20 @@ def test_a_part_named_before_its_measure_is_that_parts_figure(figures, question,
     answer, figure = figures.answer(question, PLANE_2022)
     assert answer.body.startswith(opening), answer.body
     assert figure.title == "Revenue of Global Services"
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("Which of PLANE's segments, Global Services or Boeing Capital, brought in more "
+         "revenue in FY2022?", "Global Services had the higher revenue: $17,611 million"),
+        ("Which of PLANE's segments, Global Services or Boeing Capital, brought in less "
+         "revenue in FY2022?", "Boeing Capital had the lower revenue: $199 million"),
+    ],
+)  # fmt: skip
+def test_a_comparative_between_two_named_parts_chooses_between_them(figures, question, opening):
+    """ "Which brought in more?" ranks the parts the question names by size, not by growth,
+    and chooses only among them (Commercial Airplanes, larger, is not asked about)."""
+    assert read_part_ask(question).kind in ("highest", "lowest")
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(opening), answer.body

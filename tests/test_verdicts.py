@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
+from programs.inapplicable import inapplicable_verdict
 from programs.research_program import ResearchProgram, ResearchSettings
 from programs.verdicts import benchmark_verdict, opposes, presence_verdict
 
@@ -59,6 +60,17 @@ def test_only_the_other_yes_or_no_opposes_a_verdict():
     assert opposes("Yes, Acme has a healthy liquidity profile.", verdict)
     assert not opposes("No, it does not.", verdict)
     assert not opposes("Acme's quick ratio is low.", verdict)
+
+
+def test_a_yes_beside_a_metric_that_does_not_apply_opposes_it():
+    """Code's "does not apply" is a no: a draft's "Yes, … is a meaningful metric" beside it
+    is a contradiction the report must not print."""
+    verdict = inapplicable_verdict(
+        "Inventory turnover", "ACME", "its statements carry no inventory"
+    )
+    assert opposes("Yes, inventory turnover is a meaningful metric for Acme.", verdict)
+    assert not opposes("No, Acme carries no inventory.", verdict)
+    assert not opposes("Acme sells subscriptions.", verdict)
 
 
 #: A health question that asks more than code's verdict settles ("what drives it"), so the
