@@ -114,7 +114,7 @@ def conclusion_span(text: str, tokens: list[NumberToken] | None = None) -> tuple
     return None
 
 
-_THEREFORE_RE = re.compile(r"(?:therefore|thus|hence)", re.IGNORECASE)
+_THEREFORE_RE = re.compile(r"\b(?:therefore|thus|hence)\b", re.IGNORECASE)
 
 
 def conclusion(text: str) -> str | None:

@@ -159,7 +159,11 @@ _HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
 
 
 def asks_beyond_figure(
-    question: str, sector: str = "", judged: bool = False, parted: bool = False
+    question: str,
+    sector: str = "",
+    judged: bool = False,
+    parted: bool = False,
+    inapplicable: bool = False,
 ) -> bool:
     """Whether the question asks more than its figure (a cause, a judgement, an outlook, a
     choice code cannot make): then the model's probes research the rest; otherwise the
@@ -182,7 +186,12 @@ def asks_beyond_figure(
     says so in words, and its dagger landed on code's verdict and figure.
 
     ``parted``: code read the parts the question names from the filing's breakdown table
-    (:mod:`programs.part_tables`), so "which segment" and "by region" ask no more."""
+    (:mod:`programs.part_tables`), so "which segment" and "by region" ask no more.
+
+    ``inapplicable``: code's line says the metric does not apply and why, so "is it a
+    meaningful metric?" asks no more. Researched beside it, Salesforce's inventory turnover
+    drafted "Yes, … is a meaningful metric", or no cited page, whose dagger landed on
+    code's line."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
         asked = without_caveat(asked)
@@ -192,4 +201,10 @@ def asks_beyond_figure(
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     if parted:
         asked = _PARTS_ASKED_RE.sub(" ", asked)
+    if inapplicable:
+        asked = _APPLIES_RE.sub(" ", asked)
     return _BEYOND_FIGURE_RE.search(asked) is not None
+
+
+#: Whether a metric applies, which code's "does not apply" line settles.
+_APPLIES_RE = re.compile(r"\b(?:meaningful|useful|relevant)\b", re.IGNORECASE)

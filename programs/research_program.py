@@ -177,7 +177,7 @@ class ResearchProgram(dspy.Module):
             self.figures.part_table(question, ref) is not None
             or read_largest_ask(question) is not None
         )
-        beyond = asks_beyond_figure(question, sector, judged, parted)
+        beyond = asks_beyond_figure(question, sector, judged, parted, inapplicable)
         if figure is not None and (not beyond or ref in compared):
             return dspy.Prediction(probes=[figure], error=None)
         if figure is not None and latest and ref not in latest:

@@ -411,6 +411,17 @@ def test_inventory_turnover_does_not_apply_where_no_statement_carries_inventory(
     assert "does not apply" not in answer.body
 
 
+def test_whether_a_metric_is_meaningful_is_settled_by_codes_does_not_apply():
+    """Researched beside code's line, Salesforce's "is inventory turnover meaningful?" got a
+    draft "Yes, … is a meaningful metric", or none, whose dagger landed on code's line."""
+    figures = Figures(lambda ref: _software_facts(), sectors={"SOFT": "Information Technology"})
+    question = "Is inventory turnover a meaningful metric for SOFT in FY2023?"
+    assert figures.inapplicable(question, SOFT_2023) is not None
+    assert not asks_beyond_figure(question, inapplicable=True)
+    assert asks_beyond_figure(question)  # where the metric applies, the model judges
+    assert asks_beyond_figure("Why is inventory turnover not meaningful?", inapplicable=True)
+
+
 @pytest.mark.parametrize(
     "facts",
     [
