@@ -20,9 +20,12 @@ from programs.verdicts import direction_answer
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 
-#: Rows that reconcile the parts to the total rather than being a part of the business.
+#: Rows that reconcile the parts to the total rather than being a part of the business
+#: (Intel's "All other": start-up businesses, restructuring charges, unallocated costs).
 _ADJUSTMENT = re.compile(
-    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|corporate|adjust\w*)\b", re.I
+    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|corporate|adjust\w*)\b"
+    r"|^all\s+other\b",
+    re.I,
 )
 
 

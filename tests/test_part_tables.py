@@ -274,3 +274,19 @@ def test_a_comparative_between_two_named_parts_chooses_between_them(figures, que
     assert read_part_ask(question).kind in ("highest", "lowest")
     answer, _ = figures.answer(question, PLANE_2022)
     assert answer.body.startswith(opening), answer.body
+
+
+def test_a_catch_all_row_is_listed_but_never_chosen():
+    """Intel's "All other" (start-up businesses, restructuring, unallocated costs) is no
+    segment: the lowest operating income is a segment's, not its -$3,381 million."""
+    from calculator.breakdown import Breakdown, Part
+    from programs.part_answers import _verdict
+
+    parts = (
+        Part("Data Center Group", 10_571e6),
+        Part("Programmable Solutions Group", 260e6),
+        Part("All other", -3_381e6),
+    )
+    breakdown = Breakdown(parts, sum(p.value for p in parts))
+    line, chosen = _verdict(PartAsk("lowest", "operating income"), breakdown)
+    assert chosen is not None and chosen.label == "Programmable Solutions Group", line
