@@ -112,13 +112,13 @@ def table_runs(text: str) -> list[tuple[str, Rows]]:
             continue
         if row.heading and _closes_group(rows, index + 1, 0):  # a new table's first group
             if current:
-                runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
+                runs.append((_heading(seen, start), current))
             current, group = [], (row.heading, 0)
             continue
         subtotal = bool(current) and group is not None and len(row.amounts) == 2 * width
         own = row.amounts[:width] if subtotal else row.amounts
         if current and (not row.whole or len(own) != width):
-            runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
+            runs.append((_heading(seen, start), current))
             current, group = [], None
         if not row.whole:
             continue
@@ -130,8 +130,13 @@ def table_runs(text: str) -> list[tuple[str, Rows]]:
                 current[group[1] :] = [(group[0], row.amounts[width:])]
             group = None
     if current:
-        runs.append(("\n".join(seen[max(0, start - _HEADING_LINES) : start]), current))
+        runs.append((_heading(seen, start), current))
     return runs
+
+
+def _heading(seen: Sequence[str], start: int) -> str:
+    """The lines just above a run that starts at line ``start``: its title, its section."""
+    return "\n".join(seen[max(0, start - _HEADING_LINES) : start])
 
 
 #: A group's name: short, starting with a letter, with no colon or digit.

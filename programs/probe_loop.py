@@ -377,7 +377,6 @@ class ProbeLoop:
         pages = {p.uid: page_hit(p) for p in self.searcher.pages_by_uid(uids)}
         extra = {
             "figure": figure.model_dump(),
-            "year_ago_figure": earlier[-1][1].model_dump() if earlier else None,
             "earlier_figures": [f.model_dump() for _, f in earlier],
         }
         return closed_by_code(probe, index, answer, pages, "statement facts", figures, extra)

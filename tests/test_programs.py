@@ -522,7 +522,7 @@ def test_a_comparison_with_a_year_the_grid_lacks_reads_it_from_the_later_filing(
         "which reports them beside its own"
     ) in pred.report
     probe = pred.record["slices"][0]["probes"][0]
-    assert probe["year_ago_figure"]["period"] == "FY2017"
+    assert [f["period"] for f in probe["earlier_figures"]] == ["FY2017"]
 
 
 def test_a_growth_figure_whose_prior_year_the_grid_lacks_says_where_that_year_was_read(searcher):
