@@ -62,8 +62,9 @@ _FIGURE_WORDS: dict[str, tuple[str, str]] = {
 }
 _FIGURES = {name: re.compile(named, re.IGNORECASE) for name, (named, _) in _FIGURE_WORDS.items()}
 _MENTIONS = {name: re.compile(loose, re.IGNORECASE) for name, (_, loose) in _FIGURE_WORDS.items()}
-#: The names of the figures :func:`measures_named` finds.
+#: The names of the figures :func:`measures_named` finds, and the patterns it finds them by.
 MEASURES = tuple(_FIGURE_WORDS)
+MEASURE_PATTERNS = tuple(_FIGURES.values())
 _WORD = re.compile(r"[a-z][a-z&-]{3,}")
 _STOP = frozenset(
     "with that this from were have been also which their than they them into over more less "

@@ -13,6 +13,14 @@ Such a sentence, when it is the only one, is the answer, cited to its page; when
 or several are, the question is researched as before. A risk factor ("margins are subject
 to downward pressure due to …") says no change, and a segment's sentence is not the
 company's.
+
+Revenue is a measure here too ("What drove revenue change as of FY2023 for FedEx?"), as
+"revenue" or "sales" not after "of" (cost of sales and a percent of net sales are other
+figures). A filing that explains the company's revenue and then each segment's in turn
+("Revenue decreased 4% in 2023 primarily due to global volume declines …", "FedEx Express
+revenue decreased 7% …") names each segment in its sentence, not in a heading: of several
+such sentences, the one whose subject is the bare measure, no name before or after it, is
+the company's (the embedded model, given that page, quoted its aircraft impairments).
 """
 
 from __future__ import annotations
@@ -21,7 +29,12 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from programs.cause_check import measures_named, page_sentences, split_at_cause
+from programs.cause_check import (
+    MEASURE_PATTERNS,
+    measures_named,
+    page_sentences,
+    split_at_cause,
+)
 from programs.figure_questions import PART_RE
 from programs.page_hits import PageHit, cited_to
 from retrieval.search.query import without_caveat
@@ -48,12 +61,31 @@ _QUARTER = re.compile(r"\b(?:quarter|three\s+months)\b", re.IGNORECASE)
 _MAX_CHARS = 600
 
 
+#: Revenue, named as such: not "cost of sales", "a percent of net sales", "sales and marketing".
+_REVENUE = re.compile(
+    r"(?<!of )(?<!of net )\b(?:net\s+)?(?:revenues?|sales)\b(?!\s+and\s+marketing)",
+    re.IGNORECASE,
+)
+#: Words that say nothing of whose figure it is: how and when it moved, and by how much.
+_BARE_WORDS = re.compile(
+    r"\b(?:the|our|its|total|consolidated|net|in|by|to|from|of|for|fiscal|year|compared|with"
+    r"|prior|primarily|mainly|largely|principally|approximately|million|billion|percent"
+    r"|percentage|points?|basis)\b|[$\d.,%()]+",
+    re.IGNORECASE,
+)
+
+
+def _measures(text: str) -> set[str]:
+    """The measures ``text`` names: :func:`measures_named`'s, and revenue."""
+    return measures_named(text) | ({"revenue"} if _REVENUE.search(text) else set())
+
+
 def asks_cause(question: str) -> bool:
     """Whether the question asks what drove a figure (and names exactly one figure). The
     caveat "if gross margin is not a useful metric, state that and explain why" asks for no
     cause: it is left out first."""
     asked = without_caveat(question)
-    return bool(_ASKS_CAUSE.search(asked)) and len(measures_named(asked)) == 1
+    return bool(_ASKS_CAUSE.search(asked)) and len(_measures(asked)) == 1
 
 
 def _direction(text: str) -> str:
@@ -69,7 +101,7 @@ def gives_cause(sentence: str, question: str) -> bool:
     if parts is None or len(sentence) > _MAX_CHARS:
         return False
     explained = parts[0]
-    if not measures_named(question) <= measures_named(explained) or not _MOVED.search(explained):
+    if not _measures(question) <= _measures(explained) or not _MOVED.search(explained):
         return False
     if PART_RE.search(explained) and not PART_RE.search(question):
         return False
@@ -93,13 +125,31 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
         for sentence in page_sentences(page.text):
             if gives_cause(sentence, question):
                 found.setdefault(" ".join(sentence.split()), page)
+    if len(found) > 1:
+        found = {s: page for s, page in found.items() if _of_the_company(s)}
     if len(found) != 1:
         return None
     ((sentence, page),) = found.items()
     return page, sentence
 
 
+def _of_the_company(sentence: str) -> bool:
+    """Whether the sentence's subject is its measure alone ("Revenue decreased 4% in 2023",
+    "Net sales increased $1.2 billion"), with no segment, unit or place named beside it:
+    what it explains holds nothing but the measure, its movement and its size."""
+    explained = split_at_cause(sentence)[0]
+    for pattern in (_REVENUE, *MEASURE_PATTERNS):
+        explained = pattern.sub(" ", explained)
+    rest = _BARE_WORDS.sub(" ", _MOVED.sub(" ", _UP.sub(" ", _DOWN.sub(" ", explained))))
+    return not re.search(r"[A-Za-z]", rest)
+
+
+#: A heading the page text joins to the sentence under it: "Revenue Revenue decreased 4% …".
+_HEADING_REPEAT = re.compile(r"^(?P<heading>[A-Za-z][\w&' -]{0,60}?)\s+(?=(?P=heading)\b)", re.I)
+
+
 def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:
     """The page's sentence as the answer, quoted (it speaks as the company: "our total
-    operating margin …") and cited to its page."""
-    return cited_to(f"In the filing's words: “{sentence.strip()}”¹", page)
+    operating margin …") and cited to its page, without a heading joined to it."""
+    quoted = _HEADING_REPEAT.sub("", sentence.strip())
+    return cited_to(f"In the filing's words: “{quoted}”¹", page)

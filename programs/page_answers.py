@@ -9,12 +9,14 @@ answer, with no model call, and researches it as before when neither applies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from citations.markup import CitedAnswer
+from domain.cells import SliceRef
 from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
 from programs.page_hits import PageHit
-from programs.registered_securities import asks_registered, cover_answer
+from programs.registered_securities import asks_registered, cover_answer, nearest_cover
+from retrieval.store import GridFilter
 
 
 def asks_of_a_page(question: str) -> bool:
@@ -22,11 +24,17 @@ def asks_of_a_page(question: str) -> bool:
     return asks_registered(question) or asks_cause(question)
 
 
-def page_answer(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, CitedAnswer, str] | None:
+def page_answer(
+    question: str, slice: SliceRef, search: Callable[[GridFilter], Sequence[PageHit]]
+) -> tuple[PageHit, CitedAnswer, str] | None:
     """The page, its answer and what answered it (for the run record); None when no page
-    answers the question in its own words."""
+    answers the question in its own words. ``search`` searches the question in one locked
+    cell: the slice's own, and for a cover its neighbours' when the slice prints none."""
+    pages = search(GridFilter(slice.ticker, slice.fy, slice.fq))
     if (listed := cover_answer(question, pages)) is not None:
         return listed[0], listed[1], "the filing's cover page"
     if (quoted := quoted_cause(question, pages)) is not None:
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
+    if (near := nearest_cover(question, slice, search)) is not None:
+        return near[0], near[1], "the nearest filing's cover page"
     return None

@@ -389,8 +389,9 @@ class ProbeLoop:
         :mod:`programs.page_answers`), with no model call."""
         if probe.probe_question != question or not asks_of_a_page(question):
             return None
-        lock = GridFilter(slice.ticker, slice.fy, slice.fq)
-        found = page_answer(question, self.searcher.search(question, lock, k=self.k))
+        found = page_answer(
+            question, slice, lambda where: self.searcher.search(question, where, k=self.k)
+        )
         if found is None:
             return None
         page, answer, answered_by = found

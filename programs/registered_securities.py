@@ -1,6 +1,6 @@
 """Which securities are registered on an exchange, read from the filing's cover page.
 
-A 10-K's or 10-Q's cover lists every class registered under Section 12(b) of the Exchange
+A 10-K's, 10-Q's or 8-K's cover lists every class registered under Section 12(b) of the Exchange
 Act: "Title of each class", its trading symbol and the exchange, down to "Securities
 registered pursuant to Section 12(g)". Asked which debt securities are registered, the
 embedded model listed a few of Apple's eleven notes. The cover is a list code can read:
@@ -8,15 +8,28 @@ the class titles between the header and the Section 12(g) line, the debt among t
 being the notes, debentures and bonds (a rate or a maturity in the title). The layout
 varies (a title, its symbol and its exchange on lines of their own, or all titles first),
 so only the titles are read, never paired with the other columns.
+
+An earnings release prints no cover (10-Ks, 10-Qs and 8-Ks do). Asked of a quarter the
+grid holds only a release for (McDonald's Q2 2023), the researcher, shown the release,
+answered with an unrelated amount; so the cover is looked for in the company's nearest
+filings, earlier ones first (a later filing may register notes issued after the period
+asked), and the answer says whose cover it read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from citations.markup import CitedAnswer
+from domain.cells import SliceRef
+from domain.periods import slice_period
+from programs.latest_periods import position
 from programs.page_hits import PageHit, cited_to
+from retrieval.store import GridFilter
+
+#: How many quarters away, each way, a cover is looked for when the slice's filings print none.
+COVER_REACH = 4
 
 #: Registered securities, or a listing on an exchange ("registered public accounting firm"
 #: and "shares listed in the table" ask no such thing).
@@ -87,4 +100,28 @@ def cover_answer(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, Cite
     for page in pages:
         if (answer := registered_answer(question, page)) is not None:
             return page, answer
+    return None
+
+
+def nearest_cover(
+    question: str, slice: SliceRef, search: Callable[[GridFilter], Sequence[PageHit]]
+) -> tuple[PageHit, CitedAnswer] | None:
+    """The cover of the company's filing nearest to ``slice`` that lists registered
+    classes, and the answer it gives, saying whose cover it is; ``search`` searches one
+    locked cell. Earlier cells are tried before later ones at each distance; None when the
+    question does not ask or no cover lies within :data:`COVER_REACH` quarters."""
+    if not asks_registered(question):
+        return None
+    here = position(slice.fy, slice_period(slice).fq)
+    for distance in range(1, COVER_REACH + 1):
+        for at in (here - distance, here + distance):
+            fy, fq = (at - 1) // 4, (at - 1) % 4 + 1
+            found = cover_answer(question, search(GridFilter(slice.ticker, fy, fq)))
+            if found is not None:
+                page, answer = found
+                said = (
+                    f"{answer.body} The grid holds no cover page for {slice.label}; this is "
+                    f"the cover of {page.doc_label}, the nearest filing that prints one¹."
+                )
+                return page, answer.model_copy(update={"body": said})
     return None

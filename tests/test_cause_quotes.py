@@ -70,6 +70,30 @@ def test_several_different_sentences_leave_the_question_to_the_agents():
     assert quoted_cause(ASKED, [_page("Nothing here.")]) is None
 
 
+REVENUE_PAGE = (
+    "Revenue \nRevenue decreased 4% in 2023 primarily due to global volume declines at all of "
+    "our transportation segments, partially offset by yield improvement. \nShop Express "
+    "revenue decreased 7% in 2023 due to lower global volume. Revenue at Corporate, other, "
+    "and eliminations decreased due to lower yields. Shop Ground revenue and Shop Freight "
+    "revenue each increased 1% in 2023, primarily due to yield improvement."
+)
+
+
+def test_of_a_companys_and_its_segments_sentences_the_companys_is_quoted():
+    """A filing explains its revenue, then each segment's, naming the segment in the
+    sentence: the one whose subject is the bare measure is the company's; its heading,
+    joined to it by the page text, is not quoted."""
+    asked = "What drove revenue change as of FY2023 for Shop?"
+    page, sentence = quoted_cause(asked, [_page(REVENUE_PAGE)])
+    assert cause_answer(page, sentence).body == (
+        "In the filing's words: “Revenue decreased 4% in 2023 primarily due to global volume "
+        "declines at all of our transportation segments, partially offset by yield "
+        "improvement.”¹"
+    )
+    segments_only = REVENUE_PAGE.split("\nShop Express ")[1]
+    assert quoted_cause(asked, [_page("Shop Express " + segments_only)]) is None
+
+
 def test_only_a_cause_of_one_named_figure_is_asked():
     assert asks_cause(ASKED)
     assert not asks_cause("What was SG&A expense in FY2023?")
@@ -77,6 +101,10 @@ def test_only_a_cause_of_one_named_figure_is_asked():
     caveat = "If gross margin is not a useful metric for it, state that and explain why."
     assert not asks_cause(f"Does Shop have an improving gross margin profile? {caveat}")
     assert asks_cause(f"What drove gross margin change as of FY2022 for Shop? {caveat}")
+    assert asks_cause("What drove revenue change as of FY22 for Shop?")
+    assert asks_cause("Why did net sales fall in FY2023?")
+    assert not asks_cause("Why did sales and marketing expense rise?")  # no revenue
+    assert not asks_cause("Why did gross margin and net sales fall?")  # two figures
 
 
 class _Searcher:

@@ -47,6 +47,21 @@ def test_a_ratio_given_a_percent_sign_is_removed():
     assert drop_contradicting_in_slice(CitedAnswer(body=other), [ratio])[1] == 0
 
 
+def test_a_figure_named_in_words_its_title_abbreviates_is_checked_too():
+    """Intel's draft: "capital expenditure as a percentage of revenue was 39.4%, which
+    represents approximately 15% of its annual sales" beside code's capex ratio of 39.4%."""
+    capex = Figure(
+        title="Capex as % of revenue", period="FY2022", value=0.394, unit="ratio", text="39.4%"
+    )
+    wrong = (
+        "The company's total capital expenditure as a percentage of revenue was 39.4%, which "
+        "represents approximately 15% of its annual sales¹."
+    )
+    right = "Capital spending came to 39.4% of revenue¹."
+    kept, removed = drop_contradicting_in_slice(CitedAnswer(body=f"{wrong} {right}"), [capex])
+    assert removed == 1 and kept.body.strip() == right
+
+
 MARGIN_CHANGE = Figure(
     title="Change in operating margin", period="FY2022", value=-0.01739, unit="ratio", text="-1.7%"
 )

@@ -6,8 +6,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from domain.cells import SliceRef
 from programs.page_answers import page_answer
 from programs.registered_securities import asks_registered, cover_classes
+
+SLICE = SliceRef(ticker="SHOP", fy=2023, fq=2)
 
 # A title, its symbol and its exchange on lines of their own (Apple's, 3M's covers).
 TRIPLES = """Securities registered pursuant to Section 12(b) of the Act:
@@ -64,6 +67,11 @@ class _Page:
     page_index: int = 0
 
 
+def _in_the_slice(*pages: _Page):
+    """A search that finds ``pages`` in the slice's own cell and nothing elsewhere."""
+    return lambda where: list(pages) if (where.fy, where.fq) == (2023, 2) else []
+
+
 @pytest.mark.parametrize(
     ("text", "classes"),
     [
@@ -92,7 +100,9 @@ def test_the_covers_class_titles_are_read_whatever_the_layout(text, classes):
 
 
 def test_the_debt_asked_for_is_listed_and_cited_to_the_cover():
-    page, answer, answered_by = page_answer(QUESTION, [_Page("Risk factors."), _Page(TRIPLES)])
+    page, answer, answered_by = page_answer(
+        QUESTION, SLICE, _in_the_slice(_Page("Risk factors."), _Page(TRIPLES))
+    )
     assert answered_by == "the filing's cover page" and page.text == TRIPLES
     assert answer.body == (
         "2 debt securities are registered to trade on an exchange: 1.000% Notes due 2022; "
@@ -102,9 +112,11 @@ def test_the_debt_asked_for_is_listed_and_cited_to_the_cover():
 
 
 def test_a_cover_with_no_debt_says_so_and_names_what_it_registers():
-    _, answer, _ = page_answer(QUESTION, [_Page(STOCK_ONLY)])
+    _, answer, _ = page_answer(QUESTION, SLICE, _in_the_slice(_Page(STOCK_ONLY)))
     assert answer.body == "None: the cover registers no debt security, only Common stock¹."
-    _, listed, _ = page_answer("What securities are registered on an exchange?", [_Page(GROUPED)])
+    _, listed, _ = page_answer(
+        "What securities are registered on an exchange?", SLICE, _in_the_slice(_Page(GROUPED))
+    )
     assert listed.body.startswith("Registered to trade on an exchange: Common Stock, par value")
 
 
@@ -114,4 +126,46 @@ def test_only_a_question_about_registration_is_read_from_the_cover():
     assert not asks_registered("What was Shop's long-term debt in FY2022?")
     assert not asks_registered("Who is Shop's registered public accounting firm?")
     assert not asks_registered("How many shares are listed in the equity table?")
-    assert page_answer("What was Shop's long-term debt in FY2022?", [_Page(TRIPLES)]) is None
+    assert (
+        page_answer(
+            "What was Shop's long-term debt in FY2022?", SLICE, _in_the_slice(_Page(TRIPLES))
+        )
+        is None
+    )
+
+
+def _covers(**by_cell: _Page):
+    """A search that finds each page in its cell ("2022Q4"), a release's text elsewhere."""
+
+    def search(where):
+        found = by_cell.get(f"y{where.fy}q{where.fq}")
+        return [found] if found else [_Page("Quarterly results: revenue rose 12%.")]
+
+    return search
+
+
+def test_a_quarter_without_a_cover_is_answered_from_the_nearest_filings_cover():
+    """A quarter the grid holds only an earnings release for (McDonald's Q2 2023): the cover
+    is read from the nearest filing that prints one, and the answer says whose."""
+    annual = _Page(TRIPLES, doc_label="SHOP 10-K FY2022")
+    page, answer, answered_by = page_answer(QUESTION, SLICE, _covers(y2022q4=annual))
+    assert page is annual and answered_by == "the nearest filing's cover page"
+    assert answer.body == (
+        "2 debt securities are registered to trade on an exchange: 1.000% Notes due 2022; "
+        "3.600% Notes due 2042¹. The grid holds no cover page for SHOP FY2023 Q2; this is the "
+        "cover of SHOP 10-K FY2022, the nearest filing that prints one¹."
+    )
+
+
+def test_of_two_covers_a_quarter_apart_the_earlier_is_read():
+    """A later filing may register notes issued after the period asked about."""
+    earlier = _Page(TRIPLES, doc_label="SHOP 10-Q FY2023 Q1")
+    later = _Page(STOCK_ONLY, doc_label="SHOP 10-Q FY2023 Q3")
+    page, _, _ = page_answer(QUESTION, SLICE, _covers(y2023q1=earlier, y2023q3=later))
+    assert page is earlier
+    page, _, _ = page_answer(QUESTION, SLICE, _covers(y2022q4=earlier, y2023q3=later))
+    assert page is later  # a quarter ahead is nearer than two back
+
+
+def test_no_cover_near_the_slice_leaves_the_question_to_research():
+    assert page_answer(QUESTION, SLICE, lambda where: [_Page("Revenue rose 12%.")]) is None
