@@ -35,11 +35,12 @@ PageSearch = Callable[[str, SliceRef], Sequence[PageHit]]
 Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculation | None]]
 
 #: Parts that are lines of what a company sells: "which of its businesses", "product
-#: categories", "lines of business"; a table of them is read before one of places
-#: ("segments" may be regions: McDonald's).
+#: categories", "lines of business", "revenue lines", "sources of revenue"; a table of
+#: them is read before one of places ("segments" may be regions: McDonald's).
 _LINES_OF_BUSINESS = (
     r"businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
-    r"lines?\s+of\s+business|(?<=which\s)business(?!\s+(?:model|day|strateg))"
+    r"lines?\s+of\s+business|(?<=which\s)business(?!\s+(?:model|day|strateg))|"
+    r"(?:revenue|sales)\s+(?:lines?|streams?|sources?|types?)|sources?\s+of\s+(?:revenue|sales)"
 )
 _BUSINESS_NOUN = re.compile(rf"\b(?:{_LINES_OF_BUSINESS})\b", re.IGNORECASE)
 #: The parts a question names: segments, regions, lines of business (and the geographies

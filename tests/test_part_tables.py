@@ -70,6 +70,9 @@ def figures():
         ("What are the major products and services that PLANE sells?", "offered", "revenue"),
         ("What does PLANE sell as of FY2022?", "offered", "revenue"),
         ("Which business contributed the most revenue to PLANE in FY2022?", "highest", "revenue"),
+        ("Which of PLANE's revenue lines grew fastest in FY2023?", "fastest", "revenue"),
+        ("What was PLANE's largest source of revenue in FY2023?", "highest", "revenue"),
+        ("Which revenue stream of PLANE declined in FY2022?", "declined", "revenue"),
         # a segment's profit is its operating income
         ("Which segment was the most profitable in FY2022?", "highest", "operating income"),
     ],
@@ -83,6 +86,7 @@ def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, 
     "question",
     [
         "What was revenue in FY2022?",
+        "Did PLANE's revenue grow in FY2023?",
         "Which segment is the most capital intensive?",
         "Which business model drives PLANE's revenue?",
         "Excluding the impact of M&A, which segment dragged down revenue growth?",
