@@ -124,7 +124,7 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
     for page in pages:
         for sentence in page_sentences(page.text):
             if gives_cause(sentence, question):
-                found.setdefault(" ".join(sentence.split()), page)
+                found.setdefault(_without_page_furniture(sentence), page)
     if len(found) > 1:
         found = {s: page for s, page in found.items() if _of_the_company(s)}
     if len(found) != 1:
@@ -146,10 +146,19 @@ def _of_the_company(sentence: str) -> bool:
 
 #: A heading the page text joins to the sentence under it: "Revenue Revenue decreased 4% …".
 _HEADING_REPEAT = re.compile(r"^(?P<heading>[A-Za-z][\w&' -]{0,60}?)\s+(?=(?P=heading)\b)", re.I)
+#: A page number the page text joins to the sentence's start ("- 52 - Revenue …"); a year
+#: opening a sentence ("2023 revenue …") is no page number.
+_LEADING_MARKS = re.compile(r"^(?:[-–—•\s]*\d{1,3}\b[-–—•\s]*)+(?=[A-Z])")
+
+
+def _without_page_furniture(sentence: str) -> str:
+    """The sentence as a reader quotes it: one space between words, without a page number
+    or a heading joined to its start. The same sentence on two pages (a 10-K and its
+    annual report) is then one sentence."""
+    return _HEADING_REPEAT.sub("", _LEADING_MARKS.sub("", " ".join(sentence.split())))
 
 
 def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:
     """The page's sentence as the answer, quoted (it speaks as the company: "our total
-    operating margin …") and cited to its page, without a heading joined to it."""
-    quoted = _HEADING_REPEAT.sub("", sentence.strip())
-    return cited_to(f"In the filing's words: “{quoted}”¹", page)
+    operating margin …") and cited to its page."""
+    return cited_to(f"In the filing's words: “{sentence}”¹", page)

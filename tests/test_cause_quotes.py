@@ -84,7 +84,8 @@ def test_of_a_companys_and_its_segments_sentences_the_companys_is_quoted():
     sentence: the one whose subject is the bare measure is the company's; its heading,
     joined to it by the page text, is not quoted."""
     asked = "What drove revenue change as of FY2023 for Shop?"
-    page, sentence = quoted_cause(asked, [_page(REVENUE_PAGE)])
+    annual_report = _page("- 52 -\n" + REVENUE_PAGE, 41)  # the same words, a page number first
+    page, sentence = quoted_cause(asked, [_page(REVENUE_PAGE), annual_report])
     assert cause_answer(page, sentence).body == (
         "In the filing's words: “Revenue decreased 4% in 2023 primarily due to global volume "
         "declines at all of our transportation segments, partially offset by yield "
