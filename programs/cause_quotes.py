@@ -21,6 +21,9 @@ figures). A filing that explains the company's revenue and then each segment's i
 revenue decreased 7% …") names each segment in its sentence, not in a heading: of several
 such sentences, the one whose subject is the bare measure, no name before or after it, is
 the company's (the embedded model, given that page, quoted its aircraft impairments).
+Revenue is named in passing more than any figure, so its sentence must be the company's
+even when it is the only one: Coca-Cola's "The decrease in net sales to, and payments
+made to, equity method investees in 2020 was primarily due to …" is not its revenue's.
 """
 
 from __future__ import annotations
@@ -125,7 +128,8 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
         for sentence in page_sentences(page.text):
             if gives_cause(sentence, question):
                 found.setdefault(_without_page_furniture(sentence), page)
-    if len(found) > 1:
+    # revenue's sentence is the company's even alone (see the module's docstring)
+    if len(found) > 1 or _measures(without_caveat(question)) == {"revenue"}:
         found = {s: page for s, page in found.items() if _of_the_company(s)}
     if len(found) != 1:
         return None

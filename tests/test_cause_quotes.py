@@ -93,6 +93,12 @@ def test_of_a_companys_and_its_segments_sentences_the_companys_is_quoted():
     )
     segments_only = REVENUE_PAGE.split("\nShop Express ")[1]
     assert quoted_cause(asked, [_page("Shop Express " + segments_only)]) is None
+    # revenue named in passing is never the company's revenue, even alone
+    investees = (
+        "The decrease in net sales to, and payments made to, equity method investees in 2020 "
+        "was primarily due to the impact of the pandemic."
+    )
+    assert quoted_cause(asked, [_page(investees)]) is None
 
 
 def test_only_a_cause_of_one_named_figure_is_asked():
