@@ -342,8 +342,11 @@ def plan_slices(
                     scope.append(note)
                 continue
             # One quarter of a deep dive that is absent is reported: its neighbours are
-            # the other quarters of the dive.
-            stand_in = None if deep else nearest_cell(ticker, fy, fq, cells)
+            # the other quarters of the dive. So is one of several periods a question sets
+            # side by side: Q2 FY2024 standing in for Q3 beside Q3 FY2023 compares another
+            # pair of quarters than the one asked (Salesforce's growth came back as 5.04%).
+            side_by_side = len(set(asked) - compared) > 1
+            stand_in = None if deep or side_by_side else nearest_cell(ticker, fy, fq, cells)
             if stand_in is None or (stand_in.fy, stand_in.fq) in asked:
                 # Nothing near, or the neighbour is researched already as a period asked
                 # for (a range partly held): reported, not researched twice.

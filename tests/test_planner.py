@@ -706,6 +706,19 @@ def test_a_prior_period_is_not_kept_beside_a_stand_in_for_the_period_asked():
     assert "AAA FY2023 Q1 is not in the grid; researched AAA FY2022 Q2" in result.scope[0]
 
 
+def test_one_of_two_periods_set_side_by_side_is_reported_missing_not_stood_in_for():
+    """ "Q3 of FY2024 compared with Q3 of FY2023" with FY2024 Q3 absent: Q2 FY2024 beside Q3
+    FY2023 would compare another pair of quarters than the one asked."""
+    grid = [GridCell("AAA", "AAA Inc", 2023, 3, ("10-Q",), 10)]
+    grid += [GridCell("AAA", "AAA Inc", 2024, q, ("10-Q",), 10) for q in (1, 2)]
+    facets = Facets(tickers=["AAA"], fiscal_years=[2024, 2023], fiscal_quarters=[3])
+    result = plan_slices(facets, grid)
+    assert [s.label for s in result.slices] == ["AAA FY2023 Q3"]
+    assert result.missing == ["AAA FY2024 Q3"]
+    alone = plan_slices(Facets(tickers=["AAA"], fiscal_years=[2024], fiscal_quarters=[3]), grid)
+    assert [s.label for s in alone.slices] == ["AAA FY2024 Q2"]  # asked alone: its neighbour
+
+
 def test_a_question_naming_no_period_is_about_the_period_of_the_filing_it_is_asked_of(cells):
     planner = SlicePlanner(cells)
     with dspy.context(lm=ScriptedLM()):
