@@ -45,9 +45,11 @@ class ChoiceQuestion:
 
 
 #: "Which of eBay's cash flow activities used the most cash?": the three activities a
-#: cash-flow statement prints are the options, though the question lists none.
+#: cash-flow statement prints are the options, though the question lists none. A period
+#: may stand before them ("Which of PG&E's FY2020 cash flow activities …").
 _ACTIVITIES_RE = re.compile(
-    r"\bwhich\s+(?:of\s+(?:the\s+|its\s+|their\s+|\S+['’]s?\s+)?)?(?:cash[\s-]+flows?\s+)?"
+    r"\bwhich\s+(?:of\s+(?:the\s+|its\s+|their\s+|\S+['’]s?\s+)?)?"
+    r"(?:(?:FY|fiscal\s+(?:year\s+)?)?\s*'?\d{2,4}\s+)?(?:cash[\s-]+flows?\s+)?"
     r"activit(?:y|ies)\b(?P<ask>[^?:]*)",
     re.IGNORECASE,
 )

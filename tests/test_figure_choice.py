@@ -58,6 +58,8 @@ def test_no_choice_code_cannot_make(question):
         ("Which of eBay's cash flow activities used the most cash in FY2022?", False),
         ("Which activities brought in the most cash for Acme in FY2022?", True),
         ("Which of its cash-flow activities used the least cash in FY2022?", True),
+        ("Which of PG&E's FY2020 cash flow activities brought in the most cash?", True),
+        ("Which of Acme's fiscal 2021 activities used the most cash?", False),
     ],
 )
 def test_the_three_activities_are_the_options_a_question_leaves_unlisted(question, largest):
