@@ -56,6 +56,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?:shareholders|shareowners|stockholders|common stockholders))?",
         # "Was Intel profitable?", "Did it turn a profit?" ask net income's sign
         r"(?:un)?profitable|loss-making|(?:make|made|turn|turned) a profit",
+        # "Did Intel report a net loss?" asks the same sign the other way
+        r"(?:report|reported|post|posted|record|recorded|incur|incurred) a (?:net )?loss",
     ),
     "net_income_to_common": (
         r"net (?:income|earnings) (?:applicable|available) to common (?:stock|share)holders",

@@ -350,12 +350,16 @@ def asks_presence(question: str, formula: str) -> bool:
     return not _THRESHOLD.search(_without_periods(question))  # "dividends above $1"
 
 
-#: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making" ask the
-#: other way. Net income's sign answers either.
+#: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making", "did it
+#: report a net loss?" ask the other way. Net income's sign answers either.
 _PROFITABLE = re.compile(
     r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b", re.IGNORECASE
 )
-_LOSS_MAKING = re.compile(r"\bunprofitable\b|\bloss-making\b", re.IGNORECASE)
+_LOSS_MAKING = re.compile(
+    r"\bunprofitable\b|\bloss-making\b"
+    r"|\b(?:report|reported|post|posted|record|recorded|incur|incurred)\s+a\s+(?:net\s+)?loss\b",
+    re.IGNORECASE,
+)
 _NET_INCOME = frozenset({"net_income", "net_income_attributable", "net_income_to_common"})
 
 

@@ -318,6 +318,7 @@ def test_a_ratio_in_words_that_is_a_named_metric_takes_its_name(question, formul
         "What is whether Contoso was profitable in FY2021?",
         "What is whether Contoso was unprofitable in FY2021?",
         "What is whether Contoso turned a profit in FY2021?",
+        "What is whether Contoso reported a net loss in FY2021?",
     ],
 )
 def test_whether_a_company_was_profitable_asks_its_net_income(question):

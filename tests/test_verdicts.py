@@ -296,6 +296,8 @@ def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
         ("Was Acme loss-making in FY2031?", 5e6, "No: net income"),
         ("Was Acme profitable or loss-making in FY2031?", -88e6, "Loss-making: net income"),
         ("Based on FY2031 data, was Acme profitable?", 5e6, "Yes: net income"),
+        ("Did Acme report a net loss in Q1 FY2031?", -2_758e6, "Yes: net income"),
+        ("Did Acme post a loss in FY2031?", 5e6, "No: net income"),
     ],
 )
 def test_whether_a_company_was_profitable_is_net_incomes_sign(question, value, opening):
