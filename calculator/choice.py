@@ -106,6 +106,10 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     ]
     years = sorted(set(years))
     base = Period(years[-1]) if years else period
+    if years and period is not None and period.fq and not period.to_date and period.fy == base.fy:
+        # A quarter's slice keeps its quarter where the question names its year ("revenue
+        # growth in Q2 2023"): the year alone reads annual figures a 10-Q does not print.
+        base = period
     if base is None:
         return Refusal("the question names no fiscal year")
     core = _core_formula(asked, phrases)
@@ -329,7 +333,7 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
     """``formula`` is one name or ``abs(name)``, so a period can be attached to it."""
 
     def at(year: int) -> str:
-        return re.sub(r"([a-z_]+)(\)?)$", rf"\1[FY{year}]\2", formula)
+        return re.sub(r"([a-z_]+)(\)?)$", rf"\1[{Period(year, base.fq).label}]\2", formula)
 
     span = re.search(_SPAN, asked)
     n_years = int(_WORD_NUMBERS.get(span.group(1), span.group(1))) if span else None

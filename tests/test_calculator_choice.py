@@ -326,3 +326,37 @@ def test_whether_a_company_was_profitable_asks_its_net_income(question):
     :mod:`programs.figures` puts before it."""
     choice = choose_formula(question)
     assert isinstance(choice, FormulaChoice) and choice.formula == "net_income_attributable"
+
+
+@pytest.mark.parametrize(
+    ("question", "period", "formula"),
+    [
+        (
+            "What was revenue growth in Q2 2023 year over year?",
+            Period(2023, 2),
+            "revenue[FY2023Q2] / revenue[FY2022Q2] - 1",
+        ),
+        (
+            "What was revenue growth in FY2023?",
+            Period(2023),
+            "revenue[FY2023] / revenue[FY2022] - 1",
+        ),
+        # a later year than the slice's is no year of its quarter
+        (
+            "What was revenue growth in FY2024?",
+            Period(2023, 3),
+            "revenue[FY2024] / revenue[FY2023] - 1",
+        ),
+        # year to date is not one quarter
+        (
+            "What was revenue growth in the first half of 2023?",
+            Period(2023, 2, to_date=True),
+            "revenue[FY2023] / revenue[FY2022] - 1",
+        ),
+    ],
+)
+def test_a_year_named_in_a_quarters_slice_is_that_quarters(question, period, formula):
+    """McDonald's Q2 2023 release prints the quarter's revenue beside the year-ago quarter's,
+    never a year's: a growth read as FY2023 over FY2022 found nothing to compute."""
+    choice = choose_formula(question, period)
+    assert isinstance(choice, FormulaChoice) and choice.formula == formula
