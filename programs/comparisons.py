@@ -36,6 +36,16 @@ _COVERED_BY_RE = re.compile(
     r"(?P<source>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
     re.IGNORECASE,
 )
+#: A figure asked, then whether it covered another: "What was FedEx's free cash flow in
+#: FY2023, and did it cover its dividends?" (the figure is stated in the cover's answer).
+_FIGURE_THEN_COVER_RE = re.compile(
+    r"^\W*(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?P<source>.+?)"
+    r"(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^,?]*)?,?\s+and\s+"
+    r"(?:did|does|do|was|is|has|could|can)\s+(?:it|that|this|they)\s+"
+    r"(?:(?:fully|sufficiently)\s+)?(?:cover|fund)\s+"
+    r"(?P<use>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    re.IGNORECASE,
+)
 #: A company's possessive or a pronoun before a figure's name ("Intel's", "its").
 _OWNER_RE = re.compile(r"^(?:(?:\w[\w.&-]*\s+){0,3}\w[\w.&-]*['’]s|its|their|the)\s+", re.I)
 
@@ -51,7 +61,8 @@ class CoverQuestion:
 def read_cover(question: str) -> CoverQuestion | None:
     """The two figures a "did A cover B?" (or "is B covered by A?") question compares, or
     None for any other question."""
-    m = _COVERED_BY_RE.match(question.strip()) or _COVER_RE.match(question.strip())
+    text = question.strip()
+    m = _COVERED_BY_RE.match(text) or _COVER_RE.match(text) or _FIGURE_THEN_COVER_RE.match(text)
     if m is None:
         return None
     source, use = (_OWNER_RE.sub("", m.group(k).strip()) for k in ("source", "use"))

@@ -35,6 +35,11 @@ def figures(sample_store):
          "free cash flow", "dividend"),
         ("Were 3M's buybacks fully funded by operating cash flow?",
          "operating cash flow", "buybacks"),
+        # a figure asked, then whether it covered another (its answer states the figure)
+        ("What was FedEx's free cash flow in FY2023, and did it cover its dividends?",
+         "free cash flow", "dividends"),
+        ("How much was 3M's operating cash flow, and could it fund its capital expenditure?",
+         "operating cash flow", "capital expenditure"),
     ],
 )  # fmt: skip
 def test_a_cover_question_names_what_covers_and_what_is_covered(question, source, use):
@@ -47,6 +52,7 @@ def test_a_cover_question_names_what_covers_and_what_is_covered(question, source
         "What was 3M's interest coverage ratio in FY2018?",
         "What does 3M's insurance cover?",  # a "what" question
         "How much capital expenditure did 3M fund in FY2018?",  # how much, not whether
+        "What was 3M's free cash flow in FY2018, and why did it fall?",  # no cover asked
     ],
 )
 def test_other_questions_are_no_cover_question(figures, question):
