@@ -20,6 +20,10 @@ _PROVIDED = (
     r"(?:its |the |their |our |(?:the )?(?:company|firm)['’]s )?"
 )
 
+#: The verbs of "reported a net loss", which asks net income's sign as "loss-making" does
+#: (:data:`programs.verdicts` reads the same words for the answer's polarity).
+LOSS_VERBS = r"report|reported|post|posted|record|recorded|incur|incurred"
+
 PHRASES: dict[str, tuple[str, ...]] = {
     # concepts
     "revenue": (
@@ -57,7 +61,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         # "Was Intel profitable?", "Did it turn a profit?" ask net income's sign
         r"(?:un)?profitable|loss-making|(?:make|made|turn|turned) a profit",
         # "Did Intel report a net loss?" asks the same sign the other way
-        r"(?:report|reported|post|posted|record|recorded|incur|incurred) a (?:net )?loss",
+        rf"(?:{LOSS_VERBS}) a (?:net )?loss",
     ),
     "net_income_to_common": (
         r"net (?:income|earnings) (?:applicable|available) to common (?:stock|share)holders",

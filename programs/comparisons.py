@@ -21,29 +21,31 @@ from programs.figure_choice import ChoiceQuestion
 from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 
+#: What follows a figure's name when the question goes on to its period ("in FY2022").
+_PERIOD_AFTER = r"\s+(?:in|for|during|as\s+of|at|over|through)\s+"
 #: "Did <a figure> cover <another>": a yes/no question, what covers, what is covered, and the
 #: rest (the company's period) after it.
 _COVER_RE = re.compile(
     r"^\W*(?:did|does|do|can|could|was|were|is|are|has|have|will|would)\s+(?P<source>.+?)\s+"
     r"(?:(?:fully|sufficiently|more\s+than)\s+)?(?:cover|covers|covered|fund|funds|funded)\s+"
-    r"(?:all\s+of\s+)?(?P<use>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    rf"(?:all\s+of\s+)?(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
 #: The same asked the other way round: "Is <a figure> covered by <another>?".
 _COVERED_BY_RE = re.compile(
     r"^\W*(?:is|are|was|were|has|have|had)\s+(?:been\s+)?(?P<use>.+?)\s+"
     r"(?:(?:fully|sufficiently)\s+)?(?:covered|funded)\s+by\s+"
-    r"(?P<source>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    rf"(?P<source>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
 #: A figure asked, then whether it covered another: "What was FedEx's free cash flow in
 #: FY2023, and did it cover its dividends?" (the figure is stated in the cover's answer).
 _FIGURE_THEN_COVER_RE = re.compile(
     r"^\W*(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?P<source>.+?)"
-    r"(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^,?]*)?,?\s+and\s+"
+    rf"(?:{_PERIOD_AFTER}[^,?]*)?,?\s+and\s+"
     r"(?:did|does|do|was|is|has|could|can)\s+(?:it|that|this|they)\s+"
     r"(?:(?:fully|sufficiently)\s+)?(?:cover|fund)\s+"
-    r"(?P<use>.+?)(?:\s+(?:in|for|during|as\s+of|at|over|through)\s+[^?]*)?\?",
+    rf"(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
 #: A company's possessive or a pronoun before a figure's name ("Intel's", "its").

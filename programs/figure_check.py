@@ -294,16 +294,17 @@ _SAID_OF_IT = re.compile(
 )
 
 
-#: Words a figure's title abbreviates, as prose spells them out: "total capital expenditure
-#: as a percentage of revenue" names the figure "Capex as % of revenue".
-_SPELLED_OUT = ((re.compile(r"\bcapital\s+(?:expenditures?|spending)\b", re.IGNORECASE), "capex"),)
+#: "Capex" as prose spells it out: "total capital expenditure as a percentage of revenue"
+#: names the figure "Capex as % of revenue".
+_CAPEX_SPELLED_OUT = re.compile(r"\bcapital\s+(?:expenditures?|spending)\b", re.IGNORECASE)
 
 
 def _contradicts(text: str, figures: Sequence[Figure]) -> bool:
     """Whether ``text`` names a figure's title and states an amount of its kind that is not
     the figure."""
     words = set(_WORD.findall(text.lower()))
-    words |= {short for spelled, short in _SPELLED_OUT if spelled.search(text)}
+    if _CAPEX_SPELLED_OUT.search(text):
+        words.add("capex")
     about = [f for f in figures if _title_words(f.title) <= words]
     if not about:
         return False

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from calculator.choice import FormulaChoice, choose_formula, single_item
+from calculator.phrases import LOSS_VERBS
 from domain.period_patterns import (
     DATE_RE,
     HALF_WITH_YEAR_RE,
@@ -357,7 +358,7 @@ _PROFITABLE = re.compile(
 )
 _LOSS_MAKING = re.compile(
     r"\bunprofitable\b|\bloss-making\b"
-    r"|\b(?:report|reported|post|posted|record|recorded|incur|incurred)\s+a\s+(?:net\s+)?loss\b",
+    rf"|\b(?:{LOSS_VERBS})\s+a\s+(?:net\s+)?loss\b",
     re.IGNORECASE,
 )
 _NET_INCOME = frozenset({"net_income", "net_income_attributable", "net_income_to_common"})
