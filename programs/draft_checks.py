@@ -228,6 +228,10 @@ _STOPS_AT_VERB = re.compile(
     re.IGNORECASE,
 )
 
+#: A sentence that ends at its colon, a full stop after it or not ("… driven by the
+#: following factors:¹˒²˒³." once its marks are read off).
+_ENDS_AT_COLON = re.compile(r":\s*\.?\s*$")
+
 
 def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     """``answer`` less a last sentence that only leads in to what followed it ("The major
@@ -236,13 +240,15 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     lines went, and the reviewer accepted the lead-in as the answer. A short sentence that
     stops at its verb ("The evidence cites¹", what was left of Oracle's headcount draft once
     the page reference it went on to paste was gone) is no answer either, wherever it
-    stands. With them gone, an empty draft is code's to send back. Returns how many went."""
+    stands. A full stop after the colon ("… was driven by the following factors:¹˒²˒³.",
+    Intel's Q1 2023 revenue cause) leaves it a lead-in. With them gone, an empty draft is
+    code's to send back. Returns how many went."""
     sentences = [s for s in split_sentences(answer.body) if not s.in_table]
     if not sentences:
         return answer, 0
     dangling = [s for s in sentences if _STOPS_AT_VERB.match(MARKER_RE.sub("", s.text).strip())]
     last = sentences[-1]
-    if last not in dangling and MARKER_RE.sub("", last.text).rstrip().endswith(":"):
+    if last not in dangling and _ENDS_AT_COLON.search(MARKER_RE.sub("", last.text)):
         dangling.append(last)
     return without_sentences(answer, dangling)
 

@@ -16,7 +16,9 @@ reading what code knows (the findings, the statement facts, the company map):
    its own two numbers fell (or the reverse) goes;
 6. :func:`programs.company_check.drop_unfigured_rankings`: one that ranks companies while
    naming one whose slices hold no figure goes;
-7. what is left uncited goes.
+7. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to a
+   list nothing follows ("… driven by the following factors:¹") goes, as in a draft;
+8. what is left uncited goes.
 
 The composer writes; this module decides what of it stands, in one place, as
 :mod:`programs.round_checks` does for a researcher's draft.
@@ -31,6 +33,7 @@ from citations.sentences import without_uncited
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed, drop_unfigured_rankings
 from programs.direction_check import drop_misdirected
+from programs.draft_checks import drop_dangling_lead_in
 from programs.figure_check import drop_contradicting, drop_unfounded
 from retrieval.companies import Company
 from signatures.synthesiser import SliceReport
@@ -49,4 +52,5 @@ def check_composed(
     prose, _ = drop_unfounded(prose, findings.body)
     prose, _ = drop_misdirected(prose)
     prose, _ = drop_unfigured_rankings(prose, slices, companies)
+    prose, _ = drop_dangling_lead_in(prose)
     return prose.model_copy(update={"body": without_uncited(prose.body)})

@@ -276,6 +276,12 @@ def test_a_lead_in_left_with_nothing_after_it_goes():
     lead_in = cited_answer("The major product lines of Intel include the following:¹")
     kept, dropped = drop_dangling_lead_in(lead_in)
     assert dropped == 1 and kept.body == "" and not kept.references.footnotes
+    stopped = cited_answer(
+        "Intel reported a net loss of $2,758 million.¹ The company's revenue change was "
+        "driven by the following factors:¹˒²."
+    )
+    kept, dropped = drop_dangling_lead_in(stopped)
+    assert dropped == 1 and kept.body == "Intel reported a net loss of $2,758 million.¹"
     after = cited_answer("Intel reports six segments:¹ DCG, IOTG, Mobileye, NSG, PSG and CCG.¹")
     assert drop_dangling_lead_in(after) == (after, 0)
     ended = cited_answer("Revenue was $77.9 billion.¹ It was a record.¹")

@@ -1,0 +1,27 @@
+"""The composer's prose after code's checks (:mod:`programs.prose_checks`)."""
+
+from citations.markup import parse_cited_answer
+from programs.prose_checks import check_composed
+
+SOURCES = (
+    "\n\n**Sources**\n\n"
+    "¹ INTC Earnings FY2023 Q1 p.6 (page_id: 1, uid: aaaaaaaaaaaa)\n"
+    "² INTC Earnings FY2023 Q1 p.11 (page_id: 2, uid: bbbbbbbbbbbb)"
+)
+
+
+def test_a_composed_lead_in_that_nothing_follows_goes():
+    """A lead-in whose list never came ("… driven by the following factors:¹˒².") tells a
+    reader nothing and is no answer; the sentence before it stands."""
+    findings = parse_cited_answer("Intel's net loss was $2,758 million in Q1 2023¹." + SOURCES)
+    prose = parse_cited_answer(
+        "Intel's net loss was $2,758 million in Q1 2023¹. Its revenue change was driven by "
+        "the following factors:¹˒²." + SOURCES
+    )
+    checked = check_composed(prose, findings, [], [])
+    assert checked.body == "Intel's net loss was $2,758 million in Q1 2023¹."
+    listed = parse_cited_answer(
+        "Its revenue change was driven by the following factors:¹ lower client computing "
+        "volumes².\n\n- Data center revenue fell².\n" + SOURCES
+    )
+    assert "following factors" in check_composed(listed, findings, [], []).body
