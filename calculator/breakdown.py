@@ -12,6 +12,14 @@ period only where its sum is the prior period's consolidated figure too.
 Rows labelled as totals are never parts (they are subtotals of the rows above), nor are a
 statement's own lines (a cost and a profit add up to revenue), and a sum must have four
 printed digits or more, so that small numbers do not add up by chance.
+
+Some segment tables foot to their own total before the eliminations that reconcile it to
+the consolidated figure, printed below or in another table: Intel's FY2022 release adds
+its segments to "Total operating segment revenue" of $63,574 million, less $520 million of
+one segment's intersegment revenue, $63,054 million. Where no run adds up to the
+consolidated figure, a run that foots exactly to the total row printed right after it is
+read, as long as that total is within :data:`_RECONCILED` of the consolidated figure; the
+breakdown keeps both, so shares are of the parts' own total and the answer can say so.
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ SCALES = (1e6, 1e3, 1e9, 1.0)
 _MIN_PRINTED = 1000
 #: How far a footed sum may be from its total, in printed units: the total's own rounding.
 _EXACT = 0.51
+#: How far a table's own total may be from the consolidated figure it reconciles to
+#: (intersegment eliminations, unallocated items), as a fraction of that figure.
+_RECONCILED = 0.03
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,8 @@ class Breakdown:
     total: float
     prior_total: float | None = None
     heading: str = ""  # the lines just above the rows: the table's title, its section
+    #: The consolidated figure, where the parts add up to the table's own total instead.
+    consolidated: float | None = None
 
     def share(self, part: Part) -> float:
         """The part's share of the total (a fraction)."""
@@ -194,19 +207,77 @@ def _adds_up(values: Sequence[float], total: float, scale: float) -> bool:
 
 def find_breakdown(text: str, total: float, prior_total: float | None = None) -> Breakdown | None:
     """The longest run of a page's rows (two or more, none a total row) whose values in one
-    column add up to ``total``; None when none does. ``prior_total`` reads each part's
-    prior-period value from the column that adds up to it."""
+    column add up to ``total``; else the longest that foots to its own total row, near
+    ``total`` (see the module's docstring); None when none does. ``prior_total`` reads each
+    part's prior-period value from the column that adds up to it."""
     best: tuple[int, Breakdown] | None = None
+    footed: tuple[int, Breakdown] | None = None
     for heading, run in table_runs(text):
         for start in range(len(run)):
             for end in range(start + 2, len(run) + 1):
                 rows = run[start:end]
                 if any(_TOTAL.match(label) or _NOT_A_PART.search(label) for label, _ in rows):
+                    found = _footed(rows, total, prior_total, heading)
+                    if found is not None and (footed is None or len(rows) > footed[0]):
+                        footed = (len(rows), found)
                     break
                 found = _read(rows, total, prior_total, heading)
                 if found is not None and (best is None or len(rows) > best[0]):
                     best = (len(rows), found)
-    return best[1] if best else None
+    chosen = best or footed
+    return chosen[1] if chosen else None
+
+
+def _footed(rows: Rows, total: float, prior_total: float | None, heading: str) -> Breakdown | None:
+    """``rows`` as parts footing exactly to the total row that closes them, that total
+    within :data:`_RECONCILED` of the consolidated ``total`` (and the prior column's of
+    ``prior_total``, where one foots too); None otherwise."""
+    *parts, (label, printed) = rows
+    if len(parts) < 2 or not _TOTAL.match(label):
+        return None
+    if any(_TOTAL.match(name) or _NOT_A_PART.search(name) for name, _ in parts):
+        return None
+    for scale in SCALES:
+        for column, own in enumerate(printed):
+            # within the parts' rounding it is the consolidated figure, read as such above
+            rounding = abs(own * scale - total) <= _EXACT * len(parts) * scale
+            if rounding or not _near(own * scale, total):
+                continue
+            found = _read(parts, own * scale, None, heading)
+            if found is None:
+                continue
+            prior = _footed_prior(parts, printed, column, prior_total, scale)
+            values = [
+                Part(p.label, p.value, None if prior is None else v[prior] * scale)
+                for p, (_, v) in zip(found.parts, parts, strict=True)
+            ]
+            prior_own = None if prior is None else printed[prior] * scale
+            return Breakdown(tuple(values), own * scale, prior_own, heading, total)
+    return None
+
+
+def _near(own: float, consolidated: float) -> bool:
+    """Whether a table's own total may be the consolidated figure before reconciling items."""
+    return abs(own - consolidated) <= _RECONCILED * abs(consolidated)
+
+
+def _footed_prior(
+    parts: Rows, printed: tuple[float, ...], column: int, prior_total: float | None, scale: float
+) -> int | None:
+    """The other column whose parts foot to the total row's value there, that value near
+    ``prior_total``, nearest ``column`` first."""
+    if prior_total is None:
+        return None
+    others = sorted((c for c in range(len(printed)) if c != column), key=lambda c: abs(c - column))
+    return next(
+        (
+            c
+            for c in others
+            if _near(printed[c] * scale, prior_total)
+            and _adds_up([v[c] for _, v in parts], printed[c] * scale, scale)
+        ),
+        None,
+    )
 
 
 def _read(rows: Rows, total: float, prior_total: float | None, heading: str) -> Breakdown | None:

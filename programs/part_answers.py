@@ -2,7 +2,8 @@
 table :mod:`programs.part_tables` found: the choice asked first (the highest, the lowest,
 the parts above a share, those that declined, the one named and which way it moved), then
 every part with its amount, its share and, where printed, its change, cited to the table's
-page and the consolidated figure to its statement page.
+page and the consolidated figure to its statement page. A table that foots to its own total
+before reconciling items (intersegment eliminations) says so, with both totals.
 """
 
 from __future__ import annotations
@@ -60,10 +61,15 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
         f"{_change(breakdown, p)})"
         for p in breakdown.parts
     )
-    body = (
-        f"{ask.measure.capitalize()} in {period} was {millions(breakdown.total)}{total_mark}, "
-        f"split as: {listed}{page_mark}."
-    )
+    whole = breakdown.total if breakdown.consolidated is None else breakdown.consolidated
+    body = f"{ask.measure.capitalize()} in {period} was {millions(whole)}{total_mark}, "
+    if breakdown.consolidated is not None:  # the table foots to its own total
+        reconciling = millions(breakdown.consolidated - breakdown.total)
+        body = (
+            f"{body.removesuffix(', ')}; the table's parts add up to "
+            f"{millions(breakdown.total)} before reconciling items of {reconciling}, "
+        )
+    body += f"split as: {listed}{page_mark}."
     verdict, chosen = _verdict(ask, breakdown, table.named)
     if verdict:
         body = f"{verdict}{every_mark}. {body}"
@@ -72,9 +78,9 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
     figure = Figure(
         title=f"{ask.measure.capitalize()} of {part_label(chosen)}" if chosen else ask.measure,
         period=period,
-        value=chosen.value if chosen else breakdown.total,
+        value=chosen.value if chosen else whole,
         unit="USD",
-        text=millions(chosen.value if chosen else breakdown.total),
+        text=millions(chosen.value if chosen else whole),
         uids=list(numbers),
         verdict=verdict,
     )

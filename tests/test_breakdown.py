@@ -256,3 +256,43 @@ def test_a_group_printed_with_its_subtotal_is_one_part():
         ("Client Computing Group", 15_129e6, 15_202e6),
         ("All other", -3_381e6, -3_878e6),
     ]
+
+
+# Intel's FY2022 release (p.10), as PyMuPDF prints it: the segments foot to their own total,
+# which a second table reconciles to net revenue (less one segment's intersegment revenue).
+RECONCILED_PAGE = """Operating segment revenue:
+Dec 31, 2022
+Dec 25, 2021
+Client Computing
+$ 31,708
+$ 41,067
+Data Center and AI
+19,196
+22,691
+Network and Edge
+8,873
+7,976
+All other
+9,797
+7,965
+Total operating segment revenue
+$ 69,574
+$ 79,699
+Less: intersegment revenue
+(6,520)
+(675)
+"""
+
+
+def test_parts_that_foot_to_their_own_total_near_the_consolidated_figure_are_read():
+    found = find_breakdown(RECONCILED_PAGE, 68_054e6, 79_024e6)
+    assert found is not None
+    assert [p.label for p in found.parts][:2] == ["Client Computing", "Data Center and AI"]
+    assert (found.total, found.consolidated, found.prior_total) == (69_574e6, 68_054e6, 79_699e6)
+    assert found.parts[0].prior == 41_067e6
+    assert round(found.share(found.parts[0]), 3) == round(31_708 / 69_574, 3)
+    # too far from the consolidated figure to be it before reconciling items
+    assert find_breakdown(RECONCILED_PAGE, 60_000e6, 79_024e6) is None
+    # where the rows add up to the consolidated figure itself, that reading wins
+    exact = find_breakdown(RECONCILED_PAGE, 69_574e6, 79_699e6)
+    assert exact is not None and exact.consolidated is None
