@@ -18,7 +18,9 @@ the consolidated figure, printed below or in another table: Intel's FY2022 relea
 its segments to "Total operating segment revenue" of $63,574 million, less $520 million of
 one segment's intersegment revenue, $63,054 million. Where no run adds up to the
 consolidated figure, a run that foots exactly to the total row printed right after it is
-read, as long as that total is within :data:`_RECONCILED` of the consolidated figure; the
+read, as long as that total is above the consolidated figure by at most :data:`_RECONCILED` and its
+row names the measure ("Total operating segment revenue"; a sweep of the grid without that
+found cash equivalents, receivables and debt maturities footing near net income); the
 breakdown keeps both, so shares are of the parts' own total and the answer can say so.
 """
 
@@ -47,7 +49,7 @@ _MIN_PRINTED = 1000
 _EXACT = 0.51
 #: How far a table's own total may be from the consolidated figure it reconciles to
 #: (intersegment eliminations, unallocated items), as a fraction of that figure.
-_RECONCILED = 0.03
+_RECONCILED = 0.015
 
 
 @dataclass(frozen=True)
@@ -205,11 +207,17 @@ def _adds_up(values: Sequence[float], total: float, scale: float) -> bool:
     return abs(sum(values) - printed) <= 0.51 * len(values)
 
 
-def find_breakdown(text: str, total: float, prior_total: float | None = None) -> Breakdown | None:
+def find_breakdown(
+    text: str,
+    total: float,
+    prior_total: float | None = None,
+    total_label: re.Pattern[str] | None = None,
+) -> Breakdown | None:
     """The longest run of a page's rows (two or more, none a total row) whose values in one
-    column add up to ``total``; else the longest that foots to its own total row, near
-    ``total`` (see the module's docstring); None when none does. ``prior_total`` reads each
-    part's prior-period value from the column that adds up to it."""
+    column add up to ``total``; else, given the measure's ``total_label``, the longest that
+    foots to its own total row so labelled, near ``total`` (see the module's docstring);
+    None when none does. ``prior_total`` reads each part's prior-period value from the
+    column that adds up to it."""
     best: tuple[int, Breakdown] | None = None
     footed: tuple[int, Breakdown] | None = None
     for heading, run in table_runs(text):
@@ -217,7 +225,7 @@ def find_breakdown(text: str, total: float, prior_total: float | None = None) ->
             for end in range(start + 2, len(run) + 1):
                 rows = run[start:end]
                 if any(_TOTAL.match(label) or _NOT_A_PART.search(label) for label, _ in rows):
-                    found = _footed(rows, total, prior_total, heading)
+                    found = _footed(rows, total, prior_total, heading, total_label)
                     if found is not None and (footed is None or len(rows) > footed[0]):
                         footed = (len(rows), found)
                     break
@@ -228,37 +236,53 @@ def find_breakdown(text: str, total: float, prior_total: float | None = None) ->
     return chosen[1] if chosen else None
 
 
-def _footed(rows: Rows, total: float, prior_total: float | None, heading: str) -> Breakdown | None:
-    """``rows`` as parts footing exactly to the total row that closes them, that total
-    within :data:`_RECONCILED` of the consolidated ``total`` (and the prior column's of
-    ``prior_total``, where one foots too); None otherwise."""
+def _footed(
+    rows: Rows,
+    total: float,
+    prior_total: float | None,
+    heading: str,
+    total_label: re.Pattern[str] | None,
+) -> Breakdown | None:
+    """``rows`` as parts footing exactly to the total row that closes them, labelled as a
+    total of the measure, above the consolidated ``total`` by at most :data:`_RECONCILED`
+    (the prior column's near ``prior_total``, where one foots too); None otherwise.
+
+    Above it, as eliminations and unallocated costs come off a segments' total; in one
+    column only, and none where a column is the consolidated figure itself: Nike's FY2019
+    brand revenues ($37,218 million) came within 0.5% of its FY2020 revenue, Amcor's FY2018
+    segments within 1.5% of its FY2019 net sales beside their own year's, and Walmart's
+    total revenues of three years within 1.5% of its FY2017 net sales."""
     *parts, (label, printed) = rows
-    if len(parts) < 2 or not _TOTAL.match(label):
+    if total_label is None or len(parts) < 2:
+        return None
+    if not (_TOTAL.match(label) and total_label.search(label)):
         return None
     if any(_TOTAL.match(name) or _NOT_A_PART.search(name) for name, _ in parts):
         return None
     for scale in SCALES:
-        for column, own in enumerate(printed):
-            # within the parts' rounding it is the consolidated figure, read as such above
-            rounding = abs(own * scale - total) <= _EXACT * len(parts) * scale
-            if rounding or not _near(own * scale, total):
-                continue
-            found = _read(parts, own * scale, None, heading)
-            if found is None:
-                continue
-            prior = _footed_prior(parts, printed, column, prior_total, scale)
-            values = [
-                Part(p.label, p.value, None if prior is None else v[prior] * scale)
-                for p, (_, v) in zip(found.parts, parts, strict=True)
-            ]
-            prior_own = None if prior is None else printed[prior] * scale
-            return Breakdown(tuple(values), own * scale, prior_own, heading, total)
+        totals = [own * scale for own in printed]
+        if any(abs(t - total) <= _EXACT * len(parts) * scale for t in totals):
+            return None  # a column that is the consolidated figure: read as such, or not
+        near = [c for c, t in enumerate(totals) if _near(t, total)]
+        if len(near) != 1:
+            continue  # none, or several years' columns alike: which is the year is unknown
+        column = near[0]
+        found = _read(parts, totals[column], None, heading)
+        if found is None:
+            continue
+        prior = _footed_prior(parts, printed, column, prior_total, scale)
+        values = [
+            Part(p.label, p.value, None if prior is None else v[prior] * scale)
+            for p, (_, v) in zip(found.parts, parts, strict=True)
+        ]
+        prior_own = None if prior is None else totals[prior]
+        return Breakdown(tuple(values), totals[column], prior_own, heading, total)
     return None
 
 
 def _near(own: float, consolidated: float) -> bool:
     """Whether a table's own total may be the consolidated figure before reconciling items."""
-    return abs(own - consolidated) <= _RECONCILED * abs(consolidated)
+    return consolidated <= own <= consolidated * (1 + _RECONCILED)
 
 
 def _footed_prior(

@@ -198,6 +198,7 @@ class PartTables:
         # finds the discussion first, and the table may sit on another page ("Net revenues
         # by geography", "by geographic area", "by segment").
         places_asked = _geographic(question)
+        total_label = next(pattern for pattern, name in _MEASURES if name == ask.measure)
         offered = ask.kind == "offered"
         # lines of business, or a part named by its label ("Services", "hardware")
         goods = offered or ask.kind == "named" or bool(_BUSINESS_NOUN.search(question))
@@ -209,12 +210,15 @@ class PartTables:
         found = [
             (hit, breakdown)
             for hit in pages
-            if (breakdown := find_breakdown(hit.text, total.value, prior_total))
+            if (breakdown := find_breakdown(hit.text, total.value, prior_total, total_label))
             and (_places(breakdown) or not places_asked)  # places asked, places read
             and not (offered and _places(breakdown))  # what it sells is not where
         ]
         if ask.kind == "named":  # only a table that holds the part asked
             found = [f for f in found if _named(question, f[1])]
+        # A table that adds up to the consolidated figure itself before one that foots to its
+        # own total before reconciling items.
+        found = [f for f in found if f[1].consolidated is None] or found
         if not found:
             return None
         # The best fit to the question's words; the search's order among equals.

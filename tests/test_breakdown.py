@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -279,20 +281,27 @@ Total operating segment revenue
 $ 69,574
 $ 79,699
 Less: intersegment revenue
-(6,520)
+(620)
 (675)
 """
 
 
+REVENUE = re.compile(r"\brevenues?\b", re.IGNORECASE)
+
+
 def test_parts_that_foot_to_their_own_total_near_the_consolidated_figure_are_read():
-    found = find_breakdown(RECONCILED_PAGE, 68_054e6, 79_024e6)
+    found = find_breakdown(RECONCILED_PAGE, 68_954e6, 79_024e6, REVENUE)
     assert found is not None
     assert [p.label for p in found.parts][:2] == ["Client Computing", "Data Center and AI"]
-    assert (found.total, found.consolidated, found.prior_total) == (69_574e6, 68_054e6, 79_699e6)
+    assert (found.total, found.consolidated, found.prior_total) == (69_574e6, 68_954e6, 79_699e6)
     assert found.parts[0].prior == 41_067e6
     assert round(found.share(found.parts[0]), 3) == round(31_708 / 69_574, 3)
     # too far from the consolidated figure to be it before reconciling items
-    assert find_breakdown(RECONCILED_PAGE, 60_000e6, 79_024e6) is None
+    assert find_breakdown(RECONCILED_PAGE, 68_054e6, 79_024e6, REVENUE) is None
+    # a total row that is not the measure's, or no measure given: no footed reading
+    assert find_breakdown(RECONCILED_PAGE, 68_954e6, 79_024e6) is None
+    income = re.compile(r"\bnet\s+income\b", re.IGNORECASE)
+    assert find_breakdown(RECONCILED_PAGE, 68_954e6, 79_024e6, income) is None
     # where the rows add up to the consolidated figure itself, that reading wins
     exact = find_breakdown(RECONCILED_PAGE, 69_574e6, 79_699e6)
     assert exact is not None and exact.consolidated is None

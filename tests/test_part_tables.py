@@ -305,13 +305,13 @@ def test_parts_footed_before_reconciling_items_say_so_beside_the_consolidated_fi
     table = _Hit("ba9876543210", 6, "PLANE 10-K FY2022", 61, RECONCILED_PAGE)
 
     def facts(ref: SliceRef) -> list[Fact]:
-        return [replace(f, value=v) for f, v in zip(_facts(ref), (68_054e6, 79_024e6), strict=True)]
+        return [replace(f, value=v) for f, v in zip(_facts(ref), (68_954e6, 79_024e6), strict=True)]
 
     figures = Figures(facts, pages=lambda query, ref: [STATEMENT, table])
     answer, _ = figures.answer("Which segment dragged down PLANE's growth in 2022?", PLANE_2022)
     assert answer.body.startswith(
         "Revenue declined in Client Computing (-22.8%), Data Center and AI (-15.4%)¹˒². "
-        "Revenue in FY2022 was $68,054 million²; the table's parts add up to $69,574 million "
-        "before reconciling items of -$1,520 million, split as: Client Computing $31,708 "
+        "Revenue in FY2022 was $68,954 million²; the table's parts add up to $69,574 million "
+        "before reconciling items of -$620 million, split as: Client Computing $31,708 "
         "million (45.6%, -22.8% from $41,067 million)"
     ), answer.body
