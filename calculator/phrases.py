@@ -71,7 +71,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"capital expenditures?",
         r"capex",
         r"capital spending",
-        r"purchases? of property,? plant,? (?:and|&) equipment",
+        r"purchases? of property,? (?:plant,? )?(?:and|&) equipment",
     ),
     "cfo": (
         rf"(?:net )?cash (?:flows? )?{_PROVIDED}(?:operating activities|operations)",
@@ -111,7 +111,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "ppe_net": (
         r"(?:net )?pp&e(?:,? net)?",
         r"(?:net )?ppne",
-        r"(?:net )?property,? plant,? (?:and|&) equipment(?:,? net)?",
+        # eBay's and Apple's balance sheets print "property and equipment, net", no plant
+        r"(?:net )?property,? (?:plant,? )?(?:and|&) equipment(?:,? net)?",
         r"(?:net )?fixed assets",
     ),
     "total_assets": (r"total assets",),
