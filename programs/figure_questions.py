@@ -67,11 +67,12 @@ _WHOLE = (
 #: iPhone net sales", "its Services revenue", "MGM's casino revenues"): a part of revenue,
 #: which the statements' consolidated figure does not answer. Asked "Were Apple's iPhone net
 #: sales higher or lower in Q3 FY2023 than a year earlier?", code had answered with Apple's
-#: total net sales. The words before "sales" must name a thing, not a measure of sales
+#: total net sales. Up to four words ("Oracle's cloud services and license support
+#: revenue"). The words before "sales" must name a thing, not a measure of sales
 #: ("days sales outstanding", "cost of sales", "growth in sales"): see :func:`names_a_part`.
 _NAMED_PART_RE = re.compile(
     rf"(?:['’]s|\bits|\btheir)\s+(?!{_WHOLE}\b)(?P<part>[a-z][\w&-]*"
-    r"(?:\s+(?:(?:and|&)\s+)?[a-z][\w&-]*){0,2})\s+(?:net\s+)?(?:revenues?|sales)\b"
+    r"(?:\s+(?:(?:and|&)\s+)?[a-z][\w&-]*){0,3})\s+(?:net\s+)?(?:revenues?|sales)\b"
     r"(?!\s+outstanding)",
     re.IGNORECASE,
 )

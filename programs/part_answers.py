@@ -123,6 +123,18 @@ def _moved(ask: PartAsk, breakdown: Breakdown, part: Part) -> str | None:
     )
 
 
+def _against_threshold(ask: PartAsk, breakdown: Breakdown, part: Part) -> str:
+    """``Yes: Cloud services and license support had 71.1% of revenue, more than 70%``: the
+    one part named, its share against the share the question asks about."""
+    share = breakdown.share(part) * 100
+    above = share > (ask.threshold or 0.0)
+    opening = ("Yes: " if above else "No: ") if ask.yes_no else ""
+    than = "more than" if above else "not more than"
+    return (
+        f"{opening}{part_label(part)} had {share:.1f}% of {ask.measure}, {than} {ask.threshold:g}%"
+    )
+
+
 #: Of two parts the question names, one is the higher, not the highest.
 _PAIRED = {"highest": "higher", "lowest": "lower"}
 
@@ -148,6 +160,8 @@ def _verdict(
         return "", None
     if ask.kind == "listed" and (compared := _compared(ask, breakdown, asked_parts)):
         return compared, None
+    if ask.kind == "named" and len(asked_parts) == 1 and ask.threshold is not None:
+        return _against_threshold(ask, breakdown, asked_parts[0]), asked_parts[0]
     if (
         ask.kind == "named"
         and len(asked_parts) == 1

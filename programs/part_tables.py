@@ -102,7 +102,8 @@ class PartAsk:
     """What a question asks of a company's parts: ``kind`` is ``highest``, ``lowest`` (by
     size), ``fastest``, ``slowest`` (by change), ``above`` (a share ``threshold``, in %),
     ``declined``, ``listed``, ``offered`` (what the company sells) or ``named`` (the
-    parts the question names by their labels, "how much of revenue came from Services?")."""
+    parts the question names by their labels, "how much of revenue came from Services?",
+    with a ``threshold`` where it asks whether one's share is above it)."""
 
     kind: str
     measure: str  # "revenue", "operating income", "net income"
@@ -124,6 +125,10 @@ def read_part_ask(question: str) -> PartAsk | None:
     # segment before the measure is read below, as any question about places is)
     named_before = names_a_part(question) and not PART_RE.search(question)
     if measure is not None and (SHARE_FROM_RE.search(question) or named_before):
+        # "Was its cloud revenue more than 70% of revenue?": that part's share, against it
+        if above := _ABOVE.search(question):
+            yes_no = _YES_NO.search(question) is not None
+            return PartAsk("named", measure, float(above.group(1)), yes_no, question)
         return PartAsk("named", measure, asked=question)
     if not (_PART_NOUN.search(question) or PART_RE.search(question)):
         return None

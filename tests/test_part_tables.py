@@ -315,3 +315,27 @@ def test_parts_footed_before_reconciling_items_say_so_beside_the_consolidated_fi
         "before reconciling items of -$620 million, split as: Client Computing $31,708 "
         "million (45.6%, -22.8% from $41,067 million)"
     ), answer.body
+
+
+@pytest.mark.parametrize(
+    ("question", "threshold", "opening"),
+    [
+        ("Was PLANE's Commercial Airplanes revenue more than 30% of its total revenue in FY2022?",
+         30.0, "Yes: Commercial Airplanes had 38.8% of revenue, more than 30%¹˒². Revenue in"),
+        ("Was PLANE's Commercial Airplanes revenue more than 40% of its total revenue in FY2022?",
+         40.0, "No: Commercial Airplanes had 38.8% of revenue, not more than 40%¹˒². Revenue"),
+    ],
+)  # fmt: skip
+def test_a_named_parts_share_is_set_against_the_share_asked(figures, question, threshold, opening):
+    """ "Was Oracle's cloud services and license support revenue more than 70% of its total
+    revenue?": that part's share, not every part above the share."""
+    assert read_part_ask(question) == PartAsk("named", "revenue", threshold, True)
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(opening), answer.body
+
+
+def test_a_part_may_be_named_in_four_words():
+    from programs.figure_questions import names_a_part
+
+    assert names_a_part("Was Oracle's cloud services and license support revenue above 70%?")
+    assert not names_a_part("Was Oracle's total revenue above $40 billion?")
