@@ -41,13 +41,18 @@ def asks_to_choose(question: str) -> bool:
     return _CHOOSING_RE.search(asked) is not None and not _AMONG_SUBJECTS_RE.search(asked)
 
 
+#: What "US" may qualify that is no place of the company's business: a currency, the
+#: accounting rules, the country's tax rate ("close to the 21% US federal statutory rate"
+#: compares FedEx's effective tax rate with a benchmark; read as a place, the question had
+#: gone to the agents, who wrote that $579 million was 21% of revenue).
+_NOT_A_PLACE = r"(?:\$|dollars?|GAAP|federal|statutory|(?:corporate\s+)?(?:income\s+)?tax)"
 #: A part of the company: a geography or a segment. Statement facts are consolidated
 #: totals, so "US sales growth" is not the revenue growth they give. "US" is read in capitals
 #: only (not "us"), and not as a currency or an accounting standard ("US$", "US GAAP"), nor
 #: "foreign" in a line item's own name ("effect of foreign exchange rates on cash").
 PART_RE = re.compile(
-    r"\bU\.\s?S\.(?!\s*(?:\$|dollars?|GAAP))|\bUS\b(?!\s*(?:\$|dollars?|GAAP))"
-    r"|\b(?i:united\s+states|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
+    rf"\bU\.\s?S\.(?!\s*{_NOT_A_PLACE})|\bUS\b(?!\s*{_NOT_A_PLACE})"
+    rf"|\b(?i:united\s+states(?!\s*{_NOT_A_PLACE})|domestic(?:ally)?|international(?:ly)?|foreign(?!\s+(?:currency|exchange))|overseas|"
     r"north\s+america\w*|latin\s+america\w*|south\s+america\w*|europe\w*|emea|asia\w*|"
     r"apac|greater\s+china|china|japan|india|americas|segments?|divisions?|"
     r"business\s+units?)\b"

@@ -68,6 +68,21 @@ def test_a_share_one_part_gives_is_not_the_total(figures):
 @pytest.mark.parametrize(
     "question",
     [
+        "Is 3M's FY2018 effective tax rate close to the 21% US federal statutory rate?",
+        "How did 3M's FY2018 effective tax rate compare with the U.S. statutory rate?",
+        "Was 3M's effective tax rate in FY2018 above the United States corporate tax rate?",
+    ],
+)
+def test_a_countrys_tax_rate_is_a_benchmark_not_a_place_of_business(question):
+    """FedEx's FY2023 effective tax rate against "the 21% US federal statutory rate" had
+    been read as a question about its US business, and went to the agents."""
+    assert not outside_the_statements(question)
+    assert outside_the_statements("What was 3M's US revenue in FY2018?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "What were 3M's net sales in FY2018?",
         "What was 3M's total revenue in FY2018?",
         "What were 3M's FY2018 sales?",
