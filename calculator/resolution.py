@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from calculator.concepts import concept_info
+from calculator.concepts import ConceptInfo, concept_info
 from domain.periods import Period
 from retrieval.facts.model import Fact
 
@@ -37,8 +37,16 @@ def _year_end_for_q4(fact: Fact, kind: str, period: Period) -> bool:
 class FactResolver:
     """Picks facts for references; built once per slice from its facts."""
 
-    def __init__(self, facts: Sequence[Fact], doc_name: str | None = None) -> None:
+    def __init__(
+        self,
+        facts: Sequence[Fact],
+        doc_name: str | None = None,
+        lines: Mapping[str, ConceptInfo] | None = None,
+    ) -> None:
         self.doc_name = doc_name
+        # Lines read by their label (:mod:`calculator.labelled_lines`): concepts of this
+        # question's own, with their statement and kind.
+        self.lines = dict(lines or {})
         self.by_concept: dict[str, list[tuple[int, Fact]]] = {}
         for order, fact in enumerate(facts):
             if fact.concept:
@@ -50,7 +58,7 @@ class FactResolver:
 
     def candidates(self, concept: str, period: Period) -> list[Fact]:
         """Facts that could stand for ``concept`` at ``period``, best first."""
-        info = concept_info(concept)
+        info = self.info(concept)
         ranked = []
         for order, fact in self.by_concept.get(concept, []):
             if fact.fy != period.fy or not _unit_fits(fact, info.unit):
@@ -90,12 +98,16 @@ class FactResolver:
         if not have:
             return f"{concept} {period.label} (the slice has no {concept} facts)"
         if any(f.fy == period.fy and f.fq == period.fq for f in facts):
-            info = concept_info(concept)
+            info = self.info(concept)
             wanted = (
                 "balance-sheet" if info.kind == "balance" else _FLOW_DURATION[period.fq is None]
             )
             return f"{concept} {period.label} (no {wanted} figure in {info.unit or 'any unit'})"
         return f"{concept} {period.label} (the slice has {concept} for {', '.join(have)})"
+
+    def info(self, concept: str) -> ConceptInfo:
+        """What is known of ``concept``: a labelled line's own info, else the table's."""
+        return self.lines.get(concept) or concept_info(concept)
 
     def _document_rank(self, fact: Fact) -> int:
         if self.doc_name and fact.doc_name == self.doc_name:

@@ -25,6 +25,8 @@ from calculator.choice import FormulaChoice, single_item
 from calculator.concepts import CONCEPTS
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
+from calculator.labelled_lines import line_choice
+from calculator.resolution import FactResolver
 from calculator.result import Calculation
 from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
@@ -39,6 +41,7 @@ from programs.comparisons import (
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_formulas import formula_asked, formula_inputs, names_fixed_years
+from programs.figure_periods import asked_period, period_text
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.inapplicable import (
     deficit_reason,
@@ -59,28 +62,6 @@ from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 
 FactSource = Callable[[SliceRef], Sequence[Fact]]
-
-
-def asked_period(question: str, ref: SliceRef) -> Period:
-    """The slice's period as the question asks for it: the year to date at a Q2 or Q3 cell
-    when it asks for the year so far ("H1", "nine months ended …", "YTD"). The planner puts
-    such a question in that quarter's cell, whose 10-Q prints the quarter and the year to
-    date side by side: read as the quarter, "the first half of 2023" was PepsiCo's Q2
-    revenue, $22,322 million, not the half's $40,168 million. A fourth quarter written with
-    its year ("Q4 2022", "the three months ended December 31, 2022") is the three months an
-    earnings release prints beside the year: read as the year, Intel's Q4 2022 operating
-    margin was given as FY2022's 3.7%."""
-    period, asked = slice_period(ref), read_periods(question)
-    if period.fq in (2, 3) and asked.year_to_date:
-        return replace(period, to_date=True)
-    if ref.fq == 4 and (ref.fy, 4) in asked.quarter_cells:
-        return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
-    return period
-
-
-def period_text(period: Period) -> str:
-    """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
-    return period.label + (" year to date" if period.to_date else "")
 
 
 @dataclass(frozen=True)
@@ -139,8 +120,12 @@ class Figures:
             return None  # the parts' table answers it, not the whole company's figure
         period = asked_period(question, ref)
         choice = formula_asked(without_share_ask(question), period)
-        if choice is None:
-            return None
+        if choice is None:  # a statement line the question names by its printed label
+            try:
+                line = line_choice(question, self.facts(ref), period)
+            except Exception:  # as in _calculated
+                return None
+            return self._calculated(line[0], ref, line[1]) if line else None
         if names_fixed_years(choice):
             if choice.period != period:
                 return None  # a fixed-years figure belongs to the slice of its last year
@@ -163,8 +148,11 @@ class Figures:
         now, before = (self._concept(measure, ref, p) for p in (period, period.shifted(-1)))
         return (now.calculation if now else None), (before.calculation if before else None)
 
-    def _calculated(self, choice: FormulaChoice, ref: SliceRef) -> Computed | None:
-        """``choice`` computed from the slice's facts; None when an input is not printed."""
+    def _calculated(
+        self, choice: FormulaChoice, ref: SliceRef, resolver: FactResolver | None = None
+    ) -> Computed | None:
+        """``choice`` computed from the slice's facts (or ``resolver``'s, a labelled line's);
+        None when an input is not printed."""
         try:
             facts = self.facts(ref)
         except Exception:  # a store that fails here fails the agents' searches visibly
@@ -174,7 +162,7 @@ class Figures:
         try:
             calculation = calculate(
                 choice.formula,
-                facts,
+                resolver or facts,
                 choice.period,
                 title=choice.title,
                 definitions=choice.definitions,

@@ -709,7 +709,7 @@ def test_a_q4_written_beside_another_quarter_is_the_three_months():
     """Intel's Q4 FY2022 release prints the quarter (39.2% gross margin) beside the year's
     (42.6%); compared with Q1 FY2023, the quarter is the figure asked."""
     from domain.periods import Period
-    from programs.figures import asked_period
+    from programs.figure_periods import asked_period
 
     question = "Has Acme's gross margin improved in Q1 of FY2023 compared with Q4 of FY2022?"
     assert asked_period(question, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022, 4)

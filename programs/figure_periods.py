@@ -1,0 +1,30 @@
+"""The period a figure question asks of its slice, and how a figure's sentence names it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.cells import SliceRef
+from domain.periods import Period, read_periods, slice_period
+
+
+def asked_period(question: str, ref: SliceRef) -> Period:
+    """The slice's period as the question asks for it: the year to date at a Q2 or Q3 cell
+    when it asks for the year so far ("H1", "nine months ended …", "YTD"). The planner puts
+    such a question in that quarter's cell, whose 10-Q prints the quarter and the year to
+    date side by side: read as the quarter, "the first half of 2023" was PepsiCo's Q2
+    revenue, $22,322 million, not the half's $40,168 million. A fourth quarter written with
+    its year ("Q4 2022", "the three months ended December 31, 2022") is the three months an
+    earnings release prints beside the year: read as the year, Intel's Q4 2022 operating
+    margin was given as FY2022's 3.7%."""
+    period, asked = slice_period(ref), read_periods(question)
+    if period.fq in (2, 3) and asked.year_to_date:
+        return replace(period, to_date=True)
+    if ref.fq == 4 and (ref.fy, 4) in asked.quarter_cells:
+        return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
+    return period
+
+
+def period_text(period: Period) -> str:
+    """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
+    return period.label + (" year to date" if period.to_date else "")
