@@ -54,6 +54,7 @@ from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
 from programs.share_asks import share_base, share_sentence, without_share_ask
+from programs.threshold_verdicts import threshold_verdict
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
@@ -408,10 +409,12 @@ class Figures:
         when = period_text(calculation.period)
         sentence = f"{calculation.title}{printed} in {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
+        display = computed.choice.presentation.display
         verdict = verdict or (
             judged
             and (
                 benchmark_verdict(question, calculation.title, calculation.value, value)
+                or threshold_verdict(question, calculation.title, calculation.value, value, display)
                 or change_verdict(question, calculation.title, calculation.value, value, sector)
                 or presence_verdict(
                     question, computed.choice.formula, calculation.title, calculation.value, value

@@ -1,0 +1,87 @@
+"""A yes/no verdict on a figure against the level the question itself names.
+
+"Is McDonald's operating margin above 40% in FY2022?" was answered "Operating margin in
+FY2022 was 40.4%", with no yes: the benchmarks of :mod:`programs.verdicts` are the ones
+analysts share (a quick ratio against 1), and this question brings its own. Code reads
+the level after a comparison ("above", "more than", "at least", "below", …) in the
+figure's own terms (a percentage for a margin or a growth rate, times or a plain number
+for a ratio, dollars with their scale for an amount, days for days) and says which side
+the figure falls on. A level in other terms than the figure's (a margin against "$5
+billion") gets no verdict, and neither does a question that opens with no yes/no.
+"""
+
+from __future__ import annotations
+
+import re
+
+from domain.period_patterns import (
+    DATE_RE,
+    HALF_WITH_YEAR_RE,
+    NUMERIC_DATE_RE,
+    QUARTER_RE,
+    QUARTER_WITH_YEAR,
+    YEAR_RE,
+)
+from programs.answer_form import opens_yes_no
+from textnorm.casing import lower_first
+
+_ABOVE = r"above|over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ed|ing)?|in\s+excess\s+of"
+_AT_LEAST = r"at\s+least|no\s+less\s+than"
+_BELOW = r"below|under|less\s+than|lower\s+than|beneath"
+_AT_MOST = r"at\s+most|no\s+more\s+than"
+#: A comparison and the level after it: "above 40%", "more than 2 times", "over $5 billion".
+_LEVEL = re.compile(
+    rf"\b(?P<word>{_ABOVE}|{_AT_LEAST}|{_BELOW}|{_AT_MOST})\s+(?:the\s+)?"
+    r"(?P<dollar>\$\s?)?(?P<number>\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?P<unit>%|percent\b|per\s*cent\b|x\b|times\b|days\b|billion\b|bn\b|million\b|mn?\b)?",
+    re.IGNORECASE,
+)
+_PERIODS = (NUMERIC_DATE_RE, DATE_RE, *QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE, QUARTER_RE, YEAR_RE)
+_SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "mn": 1e6}
+
+
+def _level(question: str, display: str) -> tuple[str, float, str] | None:
+    """(the comparison word, the level in the figure's own units, the level as written),
+    or None when the question names no level in the figure's terms."""
+    text = question
+    for pattern in _PERIODS:  # "above 40% in FY2022": the year is no level
+        text = pattern.sub(" ", text)
+    found = _LEVEL.search(text)
+    if found is None:
+        return None
+    number = float(found["number"].replace(",", ""))
+    unit = (found["unit"] or "").lower().replace(" ", "")
+    written = found.group(0)[len(found["word"]) :].strip()
+    if unit in ("%", "percent"):
+        level = number / 100 if display in ("percent", "ratio") else None
+    elif unit in _SCALES or found["dollar"]:
+        level = number * _SCALES.get(unit, 1.0) if display in ("amount", "per_share") else None
+    elif unit == "days":
+        level = number if display == "days" else None
+    else:  # "2 times", "2x", a plain number: a ratio's or a count of days' own terms
+        level = number if display in ("ratio", "days") else None
+    return None if level is None else (found["word"].lower(), level, written)
+
+
+def threshold_verdict(
+    question: str, title: str, value: float, text: str, display: str
+) -> str | None:
+    """The verdict sentence (no citation marks) for a yes/no question asking whether the
+    figure ``title`` (its ``value``, written ``text``, shown as ``display``) is above or
+    below the level the question names; None when it names none in the figure's terms."""
+    if not opens_yes_no(question):
+        return None
+    found = _level(question, display)
+    if found is None:
+        return None
+    word, level, written = found
+    if re.fullmatch(_AT_LEAST, word):
+        holds = value >= level
+    elif re.fullmatch(_BELOW, word):
+        holds = value < level
+    elif re.fullmatch(_AT_MOST, word):
+        holds = value <= level
+    else:
+        holds = value > level
+    side = "above" if value > level else "below" if value < level else "equal to"
+    return f"{'Yes' if holds else 'No'}: {lower_first(title)} of {text} is {side} {written}"
