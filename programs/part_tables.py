@@ -250,9 +250,12 @@ _COMMON = frozenset(
 
 
 def _named(question: str, breakdown: Breakdown) -> tuple[Part, ...]:
-    """The parts whose labels the question writes out ("Americas", "Services")."""
+    """The parts whose labels the question writes out ("Americas", "Services"); a label
+    whose words are all inside a longer one named is not named apart ("Services" in
+    Oracle's "cloud services and license support")."""
     asked = _words(question)
-    return tuple(p for p in breakdown.parts if (own := _words(part_label(p))) and own <= asked)
+    named = [(p, own) for p in breakdown.parts if (own := _words(part_label(p))) and own <= asked]
+    return tuple(p for p, own in named if not any(own < other for _, other in named))
 
 
 def _words(text: str) -> set[str]:

@@ -339,3 +339,20 @@ def test_a_part_may_be_named_in_four_words():
 
     assert names_a_part("Was Oracle's cloud services and license support revenue above 70%?")
     assert not names_a_part("Was Oracle's total revenue above $40 billion?")
+
+
+def test_a_label_inside_a_longer_one_named_is_not_named_apart():
+    """Oracle's "cloud services and license support revenue" named "Services" too."""
+    from calculator.breakdown import Breakdown, Part
+    from programs.part_tables import _named
+
+    parts = (
+        Part("Cloud services and license support", 30_174e6),
+        Part("Hardware", 3_183e6),
+        Part("Services", 3_205e6),
+    )
+    breakdown = Breakdown(parts, sum(p.value for p in parts))
+    question = "Was Oracle's cloud services and license support revenue more than 70%?"
+    assert [p.label for p in _named(question, breakdown)] == [parts[0].label]
+    both = "How did Oracle's hardware and services revenue compare?"
+    assert [p.label for p in _named(both, breakdown)] == ["Hardware", "Services"]
