@@ -65,6 +65,10 @@ from textnorm.casing import lower_first
 FactSource = Callable[[SliceRef], Sequence[Fact]]
 
 
+def _in_order(period: Period) -> tuple[int, int]:
+    return period.fy, period.fq or 0
+
+
 @dataclass(frozen=True)
 class Computed:
     calculation: Calculation
@@ -406,8 +410,11 @@ class Figures:
         marker = render_marker([numbers[uid] for uid in dict.fromkeys(calculation.citations)])
         value = computed.value_text
         printed = calculation.printed_as()
-        when = period_text(calculation.period)
-        sentence = f"{calculation.title}{printed} in {when} was {value}{marker}."
+        when = f"in {period_text(calculation.period)}"
+        spans = sorted({Period(f.fy, f.fq) for f in calculation.inputs}, key=_in_order)
+        if names_fixed_years(computed.choice) and len(spans) > 1 and not calculation.period.to_date:
+            when = f"from {spans[0].label} to {spans[-1].label}"  # a growth, an average, a CAGR
+        sentence = f"{calculation.title}{printed} {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
         display = computed.choice.presentation.display
         verdict = verdict or (

@@ -246,6 +246,16 @@ def test_slices_a_fixed_years_figure_reads_are_not_researched_apart(searcher):
     assert program.figures.fixed_years(cagr, MMM_2018) == [2016, 2017]
 
 
+def test_a_figure_of_fixed_years_names_the_years_it_spans(figures):
+    """Apple's three-year average capex share had been "… in FY2019 was 4.8%"."""
+    average = "What is the FY2016 - FY2018 3 year average of capex as a % of revenue for 3M?"
+    answer = figures.answer(average, MMM_2018)
+    assert answer is not None
+    assert answer[0].body.startswith("Average capex as % of revenue from FY2016 to FY2018 was")
+    one = figures.answer("What was 3M's capital expenditure in FY2018?", MMM_2018)
+    assert one is not None and " in FY2018 was " in one[0].body
+
+
 def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
     from programs.figure_questions import asks_beyond_figure
 
