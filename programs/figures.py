@@ -411,9 +411,11 @@ class Figures:
         value = computed.value_text
         printed = calculation.printed_as()
         when = f"in {period_text(calculation.period)}"
-        spans = sorted({Period(f.fy, f.fq) for f in calculation.inputs}, key=_in_order)
+        # a growth or a CAGR spans its flows' years; a ratio to an average balance does not
+        read = [f for f in calculation.inputs if f.duration != "instant"] or calculation.inputs
+        spans = sorted({Period(f.fy, f.fq) for f in read}, key=_in_order)
         if names_fixed_years(computed.choice) and len(spans) > 1 and not calculation.period.to_date:
-            when = f"from {spans[0].label} to {spans[-1].label}"  # a growth, an average, a CAGR
+            when = f"from {spans[0].label} to {spans[-1].label}"
         sentence = f"{calculation.title}{printed} {when} was {value}{marker}."
         sector = self.sector(ref.ticker)
         display = computed.choice.presentation.display

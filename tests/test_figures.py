@@ -254,6 +254,11 @@ def test_a_figure_of_fixed_years_names_the_years_it_spans(figures):
     assert answer[0].body.startswith("Average capex as % of revenue from FY2016 to FY2018 was")
     one = figures.answer("What was 3M's capital expenditure in FY2018?", MMM_2018)
     assert one is not None and " in FY2018 was " in one[0].body
+    # a ratio to an average balance is its flow's year's, the balances' years aside
+    roa = "What is 3M's FY2018 return on assets? ROA is FY2018 net income / average total "
+    roa += "assets between FY2017 and FY2018."
+    ratio = figures.answer(roa, MMM_2018)
+    assert ratio is not None and " in FY2018 was " in ratio[0].body, ratio[0].body
 
 
 def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
