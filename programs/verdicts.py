@@ -151,7 +151,17 @@ BETTER_WHEN: dict[str, str] = {
         "higher",
     ),
     **dict.fromkeys(
-        ("days sales outstanding", "days inventory outstanding", "cash conversion cycle"),
+        (
+            "days sales outstanding",
+            "days inventory outstanding",
+            "cash conversion cycle",
+            # leverage: less debt for the same equity, earnings or assets is the stronger
+            # balance sheet ("Has eBay's debt-to-equity ratio improved?" had no direct answer)
+            "debt-to-equity",
+            "debt to ebitda",
+            "net debt to ebitda",
+            "debt to assets",
+        ),
         "lower",
     ),
 }

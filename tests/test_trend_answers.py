@@ -150,6 +150,11 @@ def _p(period: str, value: float, text: str) -> Point:
          "Net income attributable to shareholders", (-88, 1814),
          "Yes: the net income attributable to shareholders rose from -88 in FY2030"),
         ("Has Acme's revenue improved?", "Revenue", (10, 9), "No: the revenue fell"),
+        # leverage is better lower: eBay's debt-to-equity rose from 0.93 to 1.72
+        ("Has Acme's debt-to-equity ratio improved between FY2030 and FY2031?",
+         "Debt-to-equity", (0.93, 1.72), "No: the debt-to-equity rose from 0.93"),
+        ("Has Acme's debt to EBITDA improved or worsened in FY2031?",
+         "Debt to EBITDA", (3.2, 2.9), "Improved: the debt to EBITDA fell from 3.2"),
         # the figure asked, then a yes/no clause on its direction
         ("What was Acme's operating margin in Q2 of FY2031, and did it improve year over "
          "year?", "Operating margin", (29.9, 47.8), "Yes: the operating margin rose"),
