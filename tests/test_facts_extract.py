@@ -386,6 +386,23 @@ def test_a_statement_that_runs_onto_the_next_page_is_read_there_too():
     assert pick(facts, "buybacks", 2021).value == -5_000e6
 
 
+def test_a_statement_that_runs_on_with_no_line_of_years_reads_its_columns_from_before():
+    """PG&E's FY2021 cash-flow statement runs onto a page that opens with its next row
+    ("Short-term debt matured"), no years above it: its financing total had gone unread."""
+    rest = _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
+    facts = document_facts([_stored(61, _CASH_FLOW_TOP), _stored(62, rest)])
+    financing = pick(facts, "cff", 2021)
+    assert (financing.page_index, financing.value) == (62, -6_532e6)
+    assert pick(facts, "buybacks", 2022).value == -3_000e6
+    # a note's rows after a finished statement are still not the statement's
+    finished = _CASH_FLOW_TOP + rest
+    note = _NOTE_AFTER.removeprefix("Table of Contents\n" + _YEARS)
+    assert not [f for f in document_facts([_stored(61, finished), _stored(62, note)])
+                if f.page_index == 62]  # fmt: skip
+    assert not [f for f in document_facts([_stored(61, _CASH_FLOW_TOP), _stored(62, note)])
+                if f.page_index == 62]  # fmt: skip
+
+
 def test_a_page_after_a_finished_statement_or_finishing_nothing_is_not_the_statement():
     finished = _CASH_FLOW_TOP + _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
     assert not [f for f in document_facts([_stored(61, finished), _stored(62, _NOTE_AFTER)])

@@ -132,7 +132,7 @@ def facts_from_page(page: Page, page_id: int, default_scale: float | None = None
 
 
 def _read_page(
-    page: Page, page_id: int, default_scale: float | None, carried: str | None = None
+    page: Page, page_id: int, default_scale: float | None, carried: str | Segment | None = None
 ) -> tuple[list[Fact], list[float], bool]:
     """(facts, scales stated on the page, whether a table was left out for want of a scale);
     ``carried``: the statement the page goes on with (:func:`continued_statement`)."""
@@ -251,7 +251,7 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
     scales: Counter[float] = Counter()
     unscaled: list[Page] = []
     ordered = sorted(pages, key=lambda p: p.page_index)
-    carried: dict[int, str] = {}  # page index -> the statement it goes on with
+    carried: dict[int, str | Segment] = {}  # page index -> the statement it goes on with
     before: tuple[Page, list[Fact]] | None = None
     for page in ordered:
         if page.page_id is None:
@@ -259,7 +259,8 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
         facts, stated, missing = _read_page(page, page.page_id, None)
         if before is not None and (statement := continued_statement(*before, page)):
             going_on = _read_page(page, page.page_id, None, statement)
-            if {f.concept for f in going_on[0]} & _CLOSES[statement]:  # it finishes it
+            name = statement.statement if isinstance(statement, Segment) else statement
+            if {f.concept for f in going_on[0]} & _CLOSES[name]:  # it finishes it
                 facts, stated, missing = going_on
                 carried[page.page_index] = statement
         by_page[page.page_index] = facts
@@ -275,14 +276,18 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
     return [fact for page in ordered for fact in by_page[page.page_index]]
 
 
-def continued_statement(before: Page, facts_before: Sequence[Fact], page: Page) -> str | None:
+def continued_statement(
+    before: Page, facts_before: Sequence[Fact], page: Page
+) -> str | Segment | None:
     """The statement ``page`` goes on with: the one the page before it stopped in the middle
     of (it read the statement's first lines and not its last), when ``page`` names no
-    statement of its own and opens under a line of years. eBay's cash-flow statement runs
-    onto a second page that starts "Net cash used in continuing financing activities",
-    headed only by its years. None otherwise: a note's table after a finished statement is
-    not the statement's (and a page read so is kept only where it reads the statement's
-    last lines: :func:`document_facts`)."""
+    statement of its own. eBay's cash-flow statement runs onto a second page that starts
+    "Net cash used in continuing financing activities", headed only by its years: the
+    statement's name. PG&E's runs onto one that starts with its next row ("Short-term debt
+    matured"), no years above it: the page before's table, whose header and years head
+    the rows (:func:`retrieval.facts.layout.segments`). None otherwise: a note's table
+    after a finished statement is not the statement's (and a page read so is kept only
+    where it reads the statement's last lines: :func:`document_facts`)."""
     if page.page_index != before.page_index + 1 or not facts_before:
         return None
     if segments(page.text) or _supplemental(page.text):
@@ -292,4 +297,7 @@ def continued_statement(before: Page, facts_before: Sequence[Fact], page: Page) 
     if not (read & _OPENS.get(statement, set())) or read & _CLOSES.get(statement, set()):
         return None
     lines = [line.strip() for line in page.text.split("\n") if line.strip()][:_HEAD_LINES]
-    return statement if any(year_line(line) for line in lines) else None
+    if any(year_line(line) for line in lines):
+        return statement
+    tables = [t for t in segments(before.text) if t.statement == statement and t.years]
+    return tables[-1] if tables else None

@@ -104,13 +104,18 @@ def _label(texts: list[str]) -> tuple[str, list[str]]:
     return " ".join(parts), rest
 
 
-def segments(text: str, carried: str | None = None) -> list[Segment]:
+def segments(text: str, carried: str | Segment | None = None) -> list[Segment]:
     """The statement tables on a page, in order; empty when no statement heading is found.
     ``carried`` is the statement the page before ended in: a page that goes on with it
-    under no heading of its own reads as that statement until a heading says otherwise."""
+    under no heading of its own reads as that statement until a heading says otherwise;
+    given as the page before's table (a :class:`Segment`), its header and years head the
+    page's rows where the page prints none of its own."""
     found: list[Segment] = []
     current: Segment | None = None
-    if carried is not None:
+    if isinstance(carried, Segment):
+        current = Segment(carried.statement, list(carried.header_lines), list(carried.years))
+        found.append(current)
+    elif carried is not None:
         current = Segment(carried)
         found.append(current)
     texts: list[str] = []  # text lines since the last row
