@@ -18,10 +18,11 @@ the consolidated figure, printed below or in another table: Intel's FY2022 relea
 its segments to "Total operating segment revenue" of $63,574 million, less $520 million of
 one segment's intersegment revenue, $63,054 million. Where no run adds up to the
 consolidated figure, a run that foots exactly to the total row printed right after it is
-read, as long as that total is above the consolidated figure by at most :data:`_RECONCILED` and its
-row names the measure ("Total operating segment revenue"; a sweep of the grid without that
-found cash equivalents, receivables and debt maturities footing near net income); the
-breakdown keeps both, so shares are of the parts' own total and the answer can say so.
+read, as long as that total lies above the consolidated figure by at most
+:data:`_RECONCILED` and its row names the measure ("Total operating segment revenue"; a
+sweep of the grid without that found cash equivalents, receivables and debt maturities
+footing near net income); the breakdown keeps both, so shares are of the parts' own
+total and the answer can say so.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ SCALES = (1e6, 1e3, 1e9, 1.0)
 _MIN_PRINTED = 1000
 #: How far a footed sum may be from its total, in printed units: the total's own rounding.
 _EXACT = 0.51
-#: How far a table's own total may be from the consolidated figure it reconciles to
-#: (intersegment eliminations, unallocated items), as a fraction of that figure.
+#: How far above the consolidated figure a table's own total may lie, before the items
+#: that reconcile the two (intersegment eliminations, unallocated costs), as a fraction.
 _RECONCILED = 0.015
 
 

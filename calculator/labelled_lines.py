@@ -9,11 +9,12 @@ and stated no figure, while the release's income statement prints the line ($2 m
 A line answers the question when their words agree both ways: every word of the label is
 in the question, and every word the question asks about is in the label, beside the words
 a question adds to a line's name ("expense", "charge"). Words that name nothing of the
-line are left out of both first: the company (a capitalised word, a possessive), the
-period, the question's own verbs and fillers ("how much … did … record"), and joining
-words ("and", "total", "and other"). A label is read in the singular. Only lines of the three
-primary statements that no concept already names are read, so this never overrides a
-figure the phrases would give; none matches, or several labels do: no figure.
+line are left out of both first: the company (a word written with a capital, a
+possessive), the period, the question's own verbs and fillers ("how much … did …
+record"), and joining words ("and", "total", "and other"). Words are read in the
+singular. Only lines of the three primary statements that no concept already names are
+read, so this never overrides a figure the phrases would give; none matches, or several
+labels do: no figure.
 """
 
 from __future__ import annotations
