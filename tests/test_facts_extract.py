@@ -403,6 +403,18 @@ def test_a_statement_that_runs_on_with_no_line_of_years_reads_its_columns_from_b
                 if f.page_index == 62]  # fmt: skip
 
 
+def test_a_page_number_after_the_last_row_is_not_one_of_its_values():
+    """eBay's FY2020 cash-flow page ends "Net cash (used in) financing activities (5,692)
+    (7,091) (5,398)" and then its page number, "65": the row had four values for three
+    columns and was dropped, and the financing total with it."""
+    numbered = _CASH_FLOW_TOP + _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
+    facts = document_facts([_stored(61, numbered + "65\n")])
+    assert pick(facts, "cff", 2022).value == -3_792e6
+    # a value that is the table's own, not a page number, keeps its row as printed
+    wide = numbered.replace("(6,532)\n", "(6,532)\n1,065\n")
+    assert not [f for f in document_facts([_stored(61, wide)]) if f.concept == "cff"]
+
+
 def test_a_page_after_a_finished_statement_or_finishing_nothing_is_not_the_statement():
     finished = _CASH_FLOW_TOP + _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
     assert not [f for f in document_facts([_stored(61, finished), _stored(62, _NOTE_AFTER)])

@@ -13,6 +13,7 @@ year lines) and the rows under it — without deciding what the columns mean
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from retrieval.facts.headings import heading_statement
@@ -166,4 +167,27 @@ def segments(text: str, carried: str | Segment | None = None) -> list[Segment]:
             flush()
         texts.append(line)
     flush()
-    return [s for s in found if s.rows]
+    tables = [s for s in found if s.rows]
+    if tables:
+        _without_page_number(tables[-1], text)
+    return tables
+
+
+#: A page number as the page's last line prints it: one to three bare digits.
+_PAGE_NUMBER = re.compile(r"\d{1,3}")
+
+
+def _without_page_number(table: Segment, text: str) -> None:
+    """The page number printed after a page's last row joins that row as one more value:
+    eBay's FY2020 cash-flow statement ends its page with "Net cash (used in) financing
+    activities (5,692) (7,091) (5,398)" and then "65", and the row, one value too wide
+    for its three columns, was dropped with the financing total. A last row one value
+    wider than the table's usual rows, whose last value is the page's last line and bare
+    digits, loses that value."""
+    row = table.rows[-1]
+    widths = Counter(len(r.values) for r in table.rows)
+    usual = max(widths, key=lambda n: (widths[n], n))
+    last_line = text.rstrip().rsplit("\n", 1)[-1].strip()
+    printed = row.values[-1].text.strip() if row.values else ""
+    if len(row.values) == usual + 1 and printed == last_line and _PAGE_NUMBER.fullmatch(printed):
+        table.rows[-1] = Row(row.label, row.section, row.values[:-1], row.statement)
