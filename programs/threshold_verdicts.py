@@ -14,15 +14,8 @@ from __future__ import annotations
 
 import re
 
-from domain.period_patterns import (
-    DATE_RE,
-    HALF_WITH_YEAR_RE,
-    NUMERIC_DATE_RE,
-    QUARTER_RE,
-    QUARTER_WITH_YEAR,
-    YEAR_RE,
-)
 from programs.answer_form import opens_yes_no
+from programs.verdicts import without_periods
 from textnorm.casing import lower_first
 
 _ABOVE = r"above|over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ed|ing)?|in\s+excess\s+of"
@@ -36,17 +29,13 @@ _LEVEL = re.compile(
     r"(?P<unit>%|percent\b|per\s*cent\b|x\b|times\b|days\b|billion\b|bn\b|million\b|mn?\b)?",
     re.IGNORECASE,
 )
-_PERIODS = (NUMERIC_DATE_RE, DATE_RE, *QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE, QUARTER_RE, YEAR_RE)
 _SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "mn": 1e6}
 
 
 def _level(question: str, display: str) -> tuple[str, float, str] | None:
     """(the comparison word, the level in the figure's own units, the level as written),
     or None when the question names no level in the figure's terms."""
-    text = question
-    for pattern in _PERIODS:  # "above 40% in FY2022": the year is no level
-        text = pattern.sub(" ", text)
-    found = _LEVEL.search(text)
+    found = _LEVEL.search(without_periods(question))  # "above 40% in FY2022": no level
     if found is None:
         return None
     number = float(found["number"].replace(",", ""))

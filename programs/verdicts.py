@@ -342,7 +342,9 @@ _PERIODS = (NUMERIC_DATE_RE, DATE_RE, *QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE, QUA
 _THRESHOLD = re.compile(r"(?<![A-Za-z\d])\$?\d[\d,.]*(?![A-Za-z\d])")
 
 
-def _without_periods(question: str) -> str:
+def without_periods(question: str) -> str:
+    """``question`` with the periods it names blanked out, so that a number left in it is
+    a level ("above $1", "more than 40%"), not a year."""
     for pattern in _PERIODS:
         question = pattern.sub(" ", question)
     return question
@@ -358,7 +360,7 @@ def asks_presence(question: str, formula: str) -> bool:
         return False
     if any(p.search(question) for p in (RISES, FALLS, _BETTER, _WORSE, _HEALTH, _INVERTED)):
         return False
-    return not _THRESHOLD.search(_without_periods(question))  # "dividends above $1"
+    return not _THRESHOLD.search(without_periods(question))  # "dividends above $1"
 
 
 #: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making", "did it
