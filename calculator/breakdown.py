@@ -293,11 +293,10 @@ def _footed_prior(
     ``prior_total``, nearest ``column`` first."""
     if prior_total is None:
         return None
-    others = sorted((c for c in range(len(printed)) if c != column), key=lambda c: abs(c - column))
     return next(
         (
             c
-            for c in others
+            for c in _others(len(printed), column)
             if _near(printed[c] * scale, prior_total)
             and _adds_up([v[c] for _, v in parts], printed[c] * scale, scale)
         ),
@@ -344,7 +343,10 @@ def _prior_column(rows: Rows, column: int, prior_total: float | None, scale: flo
     """The other column whose values add up to ``prior_total``, nearest ``column`` first."""
     if prior_total is None:
         return None
-    others = sorted(
-        (c for c in range(len(rows[0][1])) if c != column), key=lambda c: abs(c - column)
-    )
+    others = _others(len(rows[0][1]), column)
     return next((c for c in others if _adds_up([v[c] for _, v in rows], prior_total, scale)), None)
+
+
+def _others(width: int, column: int) -> list[int]:
+    """The columns of a ``width``-wide table other than ``column``, nearest it first."""
+    return sorted((c for c in range(width) if c != column), key=lambda c: abs(c - column))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from retrieval.facts.columns import columns, scale_of, share_scale
 from retrieval.facts.fiscal import place_columns
 from retrieval.facts.headings import heading_statement
-from retrieval.facts.layout import Row, Segment, segments, year_line
+from retrieval.facts.layout import Row, Segment, column_count, segments, year_line
 from retrieval.facts.model import Fact
 from retrieval.facts.vocabulary import concept_for, concept_in_section, normalise_label
 from retrieval.pages import Page
@@ -117,11 +117,6 @@ def _split_unlabelled_totals(rows: list[Row], width: int) -> list[Row]:
     return out
 
 
-def _column_count(segment: Segment) -> int:
-    counts = Counter(len(row.values) for row in segment.rows)
-    return max(counts, key=lambda n: (counts[n], n))
-
-
 def facts_from_page(page: Page, page_id: int, default_scale: float | None = None) -> list[Fact]:
     """Every fact printed on ``page``, in row order then column order.
 
@@ -145,7 +140,7 @@ def _read_page(
     for segment in segments(page.text, carried):
         if segment.statement not in READ_STATEMENTS:
             continue
-        width = _column_count(segment)
+        width = column_count(segment)
         cols = columns(segment.header_lines, segment.years, width)
         if cols is None:
             continue

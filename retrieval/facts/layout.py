@@ -173,6 +173,13 @@ def segments(text: str, carried: str | Segment | None = None) -> list[Segment]:
     return tables
 
 
+def column_count(segment: Segment) -> int:
+    """How many values the table's rows most often carry (the wider count on a tie): its
+    columns."""
+    counts = Counter(len(row.values) for row in segment.rows)
+    return max(counts, key=lambda n: (counts[n], n))
+
+
 #: A page number as the page's last line prints it: one to three bare digits.
 _PAGE_NUMBER = re.compile(r"\d{1,3}")
 
@@ -185,8 +192,7 @@ def _without_page_number(table: Segment, text: str) -> None:
     wider than the table's usual rows, whose last value is the page's last line and bare
     digits, loses that value."""
     row = table.rows[-1]
-    widths = Counter(len(r.values) for r in table.rows)
-    usual = max(widths, key=lambda n: (widths[n], n))
+    usual = column_count(table)
     last_line = text.rstrip().rsplit("\n", 1)[-1].strip()
     printed = row.values[-1].text.strip() if row.values else ""
     if len(row.values) == usual + 1 and printed == last_line and _PAGE_NUMBER.fullmatch(printed):
