@@ -9,9 +9,9 @@ that fails one is sent back with the reason, in words the researcher can act on.
 :func:`floor_verdict` is code's floor under the reviewer's verdict, applied every round by
 :class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
 :func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
-dagger, and the last round always closes. :func:`pasted_verdict` sends back, before any
-reviewer, a draft that pasted its evidence, and :data:`EMPTY_VERDICT` one of which nothing
-was kept.
+dagger, one that gives no cause where the question asks what drove a figure is sent back,
+and the last round always closes. :func:`pasted_verdict` sends back, before any reviewer, a
+draft that pasted its evidence, and :data:`EMPTY_VERDICT` one of which nothing was kept.
 """
 
 from __future__ import annotations
@@ -60,6 +60,18 @@ _ASKS_CAUSE = re.compile(
 )
 #: A probe that asks for an amount or a count: an answer to it without a figure is partial.
 _ASKS_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
+#: Words by which an answer gives a cause: the filings' connectives ("primarily due to",
+#: "driven by", "reflecting", "partially offset by"), the question's own words answered
+#: ("the drivers were", "contributed"), and a change put down to a move in something else
+#: ("on lower demand", "amid weaker PC sales").
+_GIVES_CAUSE = re.compile(
+    r"\b(?:due\s+to|driven\s+by|drive[ns]?|drove|drivers?|attributabl\w*|as\s+a\s+result"
+    r"|result(?:ed|ing|s)?\s+(?:of|from)|because|reflect\w*|owing\s+to|primarily|mainly|largely"
+    r"|partly|partially|led\s+by|thanks\s+to|offset|contribut\w*|caus\w*|factors?|reasons?"
+    r"|behind|explain\w*|amid|on\s+(?:higher|lower|weaker|stronger|increased|decreased|reduced"
+    r"|improved|softer|strong|weak)\b)",
+    re.IGNORECASE,
+)
 
 
 def contradicts_itself(body: str) -> bool:
@@ -133,13 +145,24 @@ def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:
     return bool(_ASKS_HOW_MUCH.search(question)) and not extract_numbers(answer.body)
 
 
+def leaves_cause_unstated(question: str, answer: CitedAnswer) -> bool:
+    """Whether ``question`` asks what drove something and ``answer`` gives no cause. Asked
+    "Did Intel report a net loss in Q1 2023, and what drove its revenue change?", a small
+    reviewer accepted a draft that answered the loss alone, so no dagger told the reader the
+    other half was missing. The question's caveat ("if the margin is not a useful metric,
+    explain why") asks for no cause."""
+    asks = _ASKS_CAUSE.search(without_caveat(question))
+    return bool(asks) and not _GIVES_CAUSE.search(answer.body)
+
+
 def floor_verdict(
     verdict: ReviewVerdict, answer: CitedAnswer, number: int, max_rounds: int, question: str
 ) -> ReviewVerdict:
     """Code's own floor under the reviewer: an uncited draft is never accepted; one that
     states no figure when the probe asks how much closes as insufficient evidence (its
-    words kept among the findings, under a dagger: :mod:`programs.answer_support`); and the
-    last round always closes, never hangs open."""
+    words kept among the findings, under a dagger: :mod:`programs.answer_support`); one that
+    gives no cause where the probe asks what drove a figure is sent back; and the last round
+    always closes, never hangs open."""
     accepted = verdict.done and not verdict.insufficient_evidence
     if accepted and not answer.references.footnotes:
         verdict = ReviewVerdict(
@@ -163,12 +186,29 @@ def floor_verdict(
             parsed=verdict.parsed,
             reason="the question asks how much and the answer states no figure",
         )
+    elif accepted and leaves_cause_unstated(question, answer):
+        # Sent back: the cause may be on a page the next round reads; at the last round the
+        # floor below closes the probe under a dagger that names the question.
+        verdict = ReviewVerdict(
+            done=False,
+            follow_up_prompts=[CAUSE_UNSTATED],
+            parsed=verdict.parsed,
+            reason="the question asks what drove it and the answer gives no cause",
+        )
     if not verdict.done and number >= max_rounds:
         reason = verdict.reason or f"reviewer unsatisfied after {number} rounds"
         verdict = ReviewVerdict(
             done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
         )
     return verdict
+
+
+#: What a researcher is told after a draft that answers a "what drove …" with no cause.
+CAUSE_UNSTATED = (
+    "The question asks what drove it, and the draft gives no cause. Quote the reason the "
+    'filing gives ("primarily due to …"), ending with the hit number of its page, such as '
+    "[1], or say that the pages found do not give one."
+)
 
 
 #: What a researcher is told after a draft that pasted its evidence block instead of

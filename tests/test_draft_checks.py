@@ -16,6 +16,7 @@ from programs.draft_checks import (
     draft_problem,
     drop_dangling_lead_in,
     drop_pasted_formulas,
+    leaves_cause_unstated,
     pasted_verdict,
 )
 from programs.research_program import ResearchProgram, ResearchSettings
@@ -95,6 +96,58 @@ def test_contradiction(body, contradicts):
 def test_draft_problem(question, body, problem):
     found = draft_problem(question, _draft(body))
     assert (found is None) if problem is None else (problem in found)
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "unstated"),
+    [
+        # two asks, the second answered by nobody
+        ("Did Acme report a net loss in Q1 2031, and what drove its revenue change?",
+         "Yes: net income was -$2,758 million¹.", True),
+        ("Did Acme report a net loss in Q1 2031, and what drove its revenue change?",
+         "Yes: net income was -$2,758 million¹. Revenue fell 36%, primarily due to lower "
+         "PC demand².", False),
+        ("Why did Acme's revenue fall in FY2031?", "Revenue fell 20% on weaker demand¹.", False),
+        ("Why did Acme's revenue fall in FY2031?", "Revenue was $63.1 billion¹.", True),
+        ("What factors drove the gross margin change?", "Gross margin was 42%¹.", True),
+        ("What were the reasons for the restructuring?",
+         "The plan reflects a reorganisation of the sales force¹.", False),
+        # no cause asked: the caveat's "explain why" is no question of what drove a figure
+        ("Does Acme have positive working capital? If working capital is not a useful metric, "
+         "then state that and explain why.", "Yes: working capital was $831 million¹.", False),
+        ("How much did Acme pay in dividends?", "Dividends paid were $4.1 billion¹.", False),
+    ],
+)  # fmt: skip
+def test_an_unanswered_cause_is_found(question, body, unstated):
+    assert leaves_cause_unstated(question, _draft(body)) is unstated
+
+
+class CauseLaterLM(ScriptedLM):
+    """Drafts name no cause until the feedback asks for one; then the second draft does."""
+
+    def __init__(self, gives_cause_when_asked: bool) -> None:
+        super().__init__()
+        self.gives_cause_when_asked = gives_cause_when_asked
+
+    def _researcher_extract(self, inputs):
+        drafted = super()._researcher_extract(inputs)
+        if self.gives_cause_when_asked and inputs.get("reviewer_feedback"):
+            drafted["answer_markdown"] += " The change was primarily due to lower demand [1]."
+        return drafted
+
+
+@pytest.mark.parametrize("gives_cause", [True, False])
+def test_a_draft_that_gives_no_cause_for_a_what_drove_question_is_sent_back(searcher, gives_cause):
+    question = "Did 3M pay dividends in FY2022, and what drove its revenue change?"
+    probe = _probe_records(searcher, CauseLaterLM(gives_cause), question)
+    first = probe["rounds"][0]
+    assert first["verdict"]["done"] is False  # the reviewer accepted; code sent it back
+    assert "gives no cause" in first["verdict"]["follow_up_prompts"][0]
+    if gives_cause:
+        assert len(probe["rounds"]) == 2 and probe["status"] == "accepted"
+    else:  # sent back until the last round, which closes under a dagger naming the question
+        assert len(probe["rounds"]) == 3 and probe["status"] == "insufficient_evidence"
+        assert probe["reason"] == "the question asks what drove it and the answer gives no cause"
 
 
 @pytest.mark.parametrize(
