@@ -73,6 +73,34 @@ _GIVES_CAUSE = re.compile(
     re.IGNORECASE,
 )
 
+#: What a question asks the cause of: "what drove <its revenue change>", "why did <gross
+#: margin fall>", "the reasons for <the restructuring>", "factors behind <the decline>".
+_CAUSE_OF = re.compile(
+    r"\b(?:drove|drives|caused|causes|contributed\s+to|(?:is|was|were|are)\s+behind)\s+"
+    r"(?P<subject>[^?.;,]+)"
+    r"|\bwhy\s+(?:did|does|do|has|have|had|was|were|is|are)\s+(?P<why>[^?.;,]+)"
+    r"|\b(?:drivers?|reasons?|factors?|causes?)\s+(?:of|for|behind)\s+(?P<cause_of>[^?.;,]+)",
+    re.IGNORECASE,
+)
+_SUBJECT_WORD = re.compile(r"[a-z&][a-z&-]{1,}")
+#: The figures a cause is asked of, each by the words (their first five letters) a question
+#: or an answer names it by: "what drove revenue" is answered by a sentence about sales.
+_FIGURE_NAMES: dict[str, frozenset[str]] = {
+    key: frozenset(word[:5] for word in words.split())
+    for key, words in {
+        "revenue": "revenue revenues sales topline turnover",
+        "margin": "margin margins profitability gross profit",
+        "income": "income earnings profit profits loss losses eps",
+        "expense": "expense expenses costs cost spending sg&a opex",
+        "cash": "cash",
+        "inventory": "inventory inventories",
+        "debt": "debt borrowings leverage",
+        "tax": "tax taxes",
+        "dividend": "dividend dividends payout",
+        "capex": "capex capital",
+    }.items()
+}
+
 
 def contradicts_itself(body: str) -> bool:
     """Whether the draft opens sentences with both "Yes" and "No"."""
@@ -145,14 +173,40 @@ def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:
     return bool(_ASKS_HOW_MUCH.search(question)) and not extract_numbers(answer.body)
 
 
+def cause_subject(question: str) -> frozenset[str]:
+    """The figures ``question`` asks the cause of, as :data:`_FIGURE_NAMES` keys: "what
+    drove its revenue change" -> {"revenue"}; "why did gross margin fall" -> {"margin"};
+    none when it asks the cause of no figure ("the reasons for the restructuring"): then
+    any cause answers it."""
+    keys: set[str] = set()
+    for match in _CAUSE_OF.finditer(without_caveat(question)):
+        keys |= _figures_named(next(group for group in match.groups() if group))
+    return frozenset(keys)
+
+
 def leaves_cause_unstated(question: str, answer: CitedAnswer) -> bool:
-    """Whether ``question`` asks what drove something and ``answer`` gives no cause. Asked
-    "Did Intel report a net loss in Q1 2023, and what drove its revenue change?", a small
-    reviewer accepted a draft that answered the loss alone, so no dagger told the reader the
-    other half was missing. The question's caveat ("if the margin is not a useful metric,
-    explain why") asks for no cause."""
-    asks = _ASKS_CAUSE.search(without_caveat(question))
-    return bool(asks) and not _GIVES_CAUSE.search(answer.body)
+    """Whether ``question`` asks what drove something and ``answer`` gives it no cause: no
+    sentence gives a cause while it, or the sentence before it ("This decline was driven
+    by …"), names what the question asks the cause of. Asked "Did Intel report a net loss
+    in Q1 2023, and what drove its revenue change?", a small reviewer accepted a draft that
+    answered the loss alone and, sent back, one that gave the *loss* a cause. The question's
+    caveat ("if the margin is not a useful metric, explain why") asks for no cause."""
+    if not _ASKS_CAUSE.search(without_caveat(question)):
+        return False
+    subject = cause_subject(question)
+    previous = ""
+    for sentence in split_sentences(answer.body):
+        named = not subject or subject & _figures_named(f"{previous} {sentence.text}")
+        if named and _GIVES_CAUSE.search(sentence.text):
+            return False
+        previous = sentence.text
+    return True
+
+
+def _figures_named(text: str) -> set[str]:
+    """The :data:`_FIGURE_NAMES` keys of the figures ``text`` names."""
+    words = {word[:5] for word in _SUBJECT_WORD.findall(text.lower())}
+    return {key for key, names in _FIGURE_NAMES.items() if words & names}
 
 
 def floor_verdict(

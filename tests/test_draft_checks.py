@@ -107,6 +107,13 @@ def test_draft_problem(question, body, problem):
         ("Did Acme report a net loss in Q1 2031, and what drove its revenue change?",
          "Yes: net income was -$2,758 million¹. Revenue fell 36%, primarily due to lower "
          "PC demand².", False),
+        # a cause given to another figure than the one asked about
+        ("Did Acme report a net loss in Q1 2031, and what drove its revenue change?",
+         "Yes: net income was -$2,758 million¹. The loss was primarily due to restructuring².",
+         True),
+        # the sentence before names what the cause is of
+        ("Did Acme report a net loss in Q1 2031, and what drove its revenue change?",
+         "Revenue fell 36%¹. This decline was driven by lower PC demand².", False),
         ("Why did Acme's revenue fall in FY2031?", "Revenue fell 20% on weaker demand¹.", False),
         ("Why did Acme's revenue fall in FY2031?", "Revenue was $63.1 billion¹.", True),
         ("What factors drove the gross margin change?", "Gross margin was 42%¹.", True),
@@ -132,7 +139,7 @@ class CauseLaterLM(ScriptedLM):
     def _researcher_extract(self, inputs):
         drafted = super()._researcher_extract(inputs)
         if self.gives_cause_when_asked and inputs.get("reviewer_feedback"):
-            drafted["answer_markdown"] += " The change was primarily due to lower demand [1]."
+            drafted["answer_markdown"] += " Revenue fell, primarily due to lower demand [1]."
         return drafted
 
 
