@@ -228,15 +228,20 @@ def _drop_unmatched_priors(
             held.discard((fy, fq))
 
 
-def _absent_prior_reason(ref: SliceRef, sequential: bool) -> str:
+def _absent_prior_reason(ref: SliceRef, sequential: bool, later_held: bool = True) -> str:
     """The Scope line for a prior period the grid lacks: a year-ago period is printed in the
-    later filing's comparative columns; the quarter before is printed in no later filing."""
+    later filing's comparative columns, when the grid holds that filing; the quarter before
+    is printed in no later filing."""
     if sequential:
         return (
             f"{ref.label} is not in the grid, and no later quarter's filing reports it: "
             "the sequential change is not computed"
         )
     later = f"FY{ref.fy + 1}" if ref.fq == 4 else f"FY{ref.fy + 1} Q{ref.fq}"
+    if not later_held:
+        # "Is revenue growth expected to accelerate in 2024?" with neither FY2024 nor FY2023
+        # held: no filing in the grid prints the prior year beside the year asked.
+        return f"{ref.label} is not in the grid, nor is {later}'s filing: no change is computed"
     return (
         f"{ref.label} is not in the grid; its figures come from the "
         f"comparative columns of {later}'s filing"
@@ -337,7 +342,8 @@ def plan_slices(
             # compare a whole year with a quarter.
             year_ago = fq != 4 and (fy + 1, fq) in asked and (ticker, fy + 1, fq) in held
             if (fy, fq) in compared or (to_date and fy < max(years)) or year_ago:
-                note = _absent_prior_reason(ref, facets.sequential and not year_ago)
+                later_held = facets.sequential or (ticker, fy + 1, fq) in held
+                note = _absent_prior_reason(ref, facets.sequential and not year_ago, later_held)
                 if note not in scope:
                     scope.append(note)
                 continue

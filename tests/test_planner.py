@@ -130,6 +130,23 @@ def test_no_period_means_the_latest_10k_or_10q_per_ticker(cells):
     assert any("comparative columns of FY2023 Q2's filing" in line for line in trend.scope)
 
 
+def test_a_trends_absent_prior_is_read_from_the_later_filing_only_when_the_grid_holds_it():
+    # Asked whether growth accelerates in FY2024 with only FY2022's 10-K held: FY2024 is
+    # stood in for by FY2022, and no filing in the grid prints FY2023 beside FY2024.
+    grid = [GridCell("MCD", "McDonald's", 2022, 4, ("10-K",), 10)]
+    plan = plan_slices(Facets(tickers=["MCD"], fiscal_years=[2024], trend=True), grid)
+    assert [s.label for s in plan.slices] == ["MCD FY2022 Q4"]
+    assert "MCD FY2023 Q4 is not in the grid, nor is FY2024's filing: no change is computed" in (
+        plan.scope
+    )
+    assert not any("comparative columns" in line for line in plan.scope)
+    # With FY2024 held, FY2023 comes from its comparative columns.
+    grid.append(GridCell("MCD", "McDonald's", 2024, 4, ("10-K",), 10))
+    plan = plan_slices(Facets(tickers=["MCD"], fiscal_years=[2024], trend=True), grid)
+    assert [s.label for s in plan.slices] == ["MCD FY2024 Q4"]
+    assert any("comparative columns of FY2024's filing" in line for line in plan.scope)
+
+
 def test_a_year_counted_back_is_counted_from_the_latest_annual_filing(cells):
     # Grid-relative, not calendar-relative: "last year" is the latest year a 10-K reports,
     # and the Scope line says which year that is. A 10-Q of a later year does not move it.
