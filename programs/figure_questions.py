@@ -115,10 +115,13 @@ def asks_adjusted(question: str) -> bool:
 
 
 #: A share of a figure that comes from one of its parts ("What share of Oracle's FY2023
-#: revenue came from cloud services and license support?"): the part's line is no concept.
+#: revenue came from cloud services and license support?", "the share of Apple's revenue
+#: from Services"): the part's line is no concept.
 SHARE_FROM_RE = re.compile(
     r"\b(?:share|percent(?:age)?|proportion|portion|fraction|how\s+much)\s+of\b[^?]{0,80}?"
-    r"\b(?:came|comes?|derived|generated|earned|contributed)\s+(?:from|by)\b",
+    r"\b(?:came|comes?|derived|generated|earned|contributed)\s+(?:from|by)\b"
+    r"|\b(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\b[^?]{0,40}?"
+    r"\b(?:revenues?|sales)\s+from\b",
     re.IGNORECASE,
 )
 

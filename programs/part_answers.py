@@ -17,7 +17,7 @@ from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, ren
 from domain.cells import SliceRef
 from programs.comparisons import millions
 from programs.part_tables import PartAsk, PartTable, part_label
-from programs.verdicts import direction_answer
+from programs.verdicts import FALLS, RISES, direction_answer
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 
@@ -70,7 +70,9 @@ def part_answer(table: PartTable) -> tuple[CitedAnswer, Figure]:
             f"{millions(breakdown.total)} before reconciling items of {reconciling}, "
         )
     body += f"split as: {listed}{page_mark}."
-    verdict, chosen = _verdict(ask, breakdown, table.named)
+    prior = table.prior.period.label if table.prior else None
+    periods = (prior, period) if prior else None
+    verdict, chosen = _verdict(ask, breakdown, table.named, periods)
     if verdict:
         body = f"{verdict}{every_mark}. {body}"
     footnotes = [Footnote(number=n, citation=c) for n, c in enumerate(citations, 1)]
@@ -123,6 +125,40 @@ def _moved(ask: PartAsk, breakdown: Breakdown, part: Part) -> str | None:
     )
 
 
+#: A question about a part's share of the whole, not its amount: "did that share grow?",
+#: "what percentage of revenue came from iPhone, and did it rise?".
+_ASKS_SHARE = re.compile(r"\b(?:share|percent(?:age)?|portion|proportion|mix)\b", re.I)
+
+
+def _share_moved(
+    ask: PartAsk, breakdown: Breakdown, part: Part, periods: tuple[str, str]
+) -> str | None:
+    """``No: iPhone’s share of revenue fell from 52.5% in FY2021 to 52.1% in FY2022 (-0.4
+    points), though its revenue rose 7.0%`` for a question on which way the named part's
+    *share* moved: a part can grow more slowly than the whole. None when the question asks
+    no share's direction or the prior period's total was not read."""
+    asked = ask.asked
+    moves = RISES.search(asked) or FALLS.search(asked)
+    if not (_ASKS_SHARE.search(asked) and moves) or part.prior is None:
+        return None
+    if not breakdown.prior_total or breakdown.prior_total <= 0:
+        return None
+    before, now = part.prior / breakdown.prior_total * 100, breakdown.share(part) * 100
+    points = round(now, 1) - round(before, 1)
+    word = direction_answer(asked, points != 0, points > 0, None)
+    verb = "rose" if points > 0 else "fell" if points < 0 else "was unchanged"
+    prior_label, label = periods
+    line = (
+        f"{part_label(part)}{_possessive(part)} share of {ask.measure} {verb} from "
+        f"{before:.1f}% in {prior_label} to {now:.1f}% in {label} ({points:+.1f} points)"
+    )
+    if (change := breakdown.change(part)) is not None:
+        grew = "rose" if change > 0 else "fell"
+        though = "though" if (change > 0) != (points > 0) and points != 0 else "as"
+        line += f", {though} its {ask.measure} {grew} {abs(change):.1%}"
+    return f"{word}: {line}" if word else line
+
+
 def _against_threshold(ask: PartAsk, breakdown: Breakdown, part: Part) -> str:
     """``Yes: Cloud services and license support had 71.1% of revenue, more than 70%``: the
     one part named, its share against the share the question asks about."""
@@ -150,7 +186,10 @@ def _fact_pages(table: PartTable) -> list[Citation]:
 
 
 def _verdict(
-    ask: PartAsk, breakdown: Breakdown, asked_parts: Sequence[Part] = ()
+    ask: PartAsk,
+    breakdown: Breakdown,
+    asked_parts: Sequence[Part] = (),
+    periods: tuple[str, str] | None = None,
 ) -> tuple[str, Part | None]:
     """Code's answer to the choice asked, and the part it names (None for a list); a list
     asked of two parts the question names ("How did Americas' growth compare with
@@ -162,6 +201,13 @@ def _verdict(
         return compared, None
     if ask.kind == "named" and len(asked_parts) == 1 and ask.threshold is not None:
         return _against_threshold(ask, breakdown, asked_parts[0]), asked_parts[0]
+    if (
+        ask.kind == "named"
+        and len(asked_parts) == 1
+        and periods is not None
+        and (moved := _share_moved(ask, breakdown, asked_parts[0], periods))
+    ):
+        return moved, asked_parts[0]
     if (
         ask.kind == "named"
         and len(asked_parts) == 1

@@ -167,7 +167,9 @@ BETTER_WHEN: dict[str, str] = {
 }
 #: A yes/no clause after the first: "What was McDonald's operating margin in Q2, and did it
 #: improve year over year?" asks the figure and a verdict on its direction.
-_AND_YES_NO = re.compile(r",?\s+and\s+(?:did|has|have|is|was|were|does|do)\s+(?:it|they)\b", re.I)
+_AND_YES_NO = re.compile(
+    r",?\s+and\s+(?:did|has|have|is|was|were|does|do)\s+(?:it|they|that|this|its|their)\b", re.I
+)
 _BETTER = re.compile(r"\b(?:improv\w*|better|strengthen\w*)\b", re.IGNORECASE)
 _WORSE = re.compile(r"\b(?:deteriorat\w*|worse\w*|weaken\w*)\b", re.IGNORECASE)
 #: Words that say a figure went up, or down.

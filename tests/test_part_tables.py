@@ -356,3 +356,20 @@ def test_a_label_inside_a_longer_one_named_is_not_named_apart():
     assert [p.label for p in _named(question, breakdown)] == [parts[0].label]
     both = "How did Oracle's hardware and services revenue compare?"
     assert [p.label for p in _named(both, breakdown)] == ["Hardware", "Services"]
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("Did the share of PLANE's FY2022 revenue from Global Services increase?",
+         "Yes: Global Services’ share of revenue rose from 26.2% in FY2021 to 26.4% in FY2022 "
+         "(+0.2 points), as its revenue rose 7.9%¹˒²."),
+        ("What percentage of PLANE's FY2022 revenue came from Global Services, and did that "
+         "share fall?", "No: Global Services’ share of revenue rose from 26.2%"),
+    ],
+)  # fmt: skip
+def test_a_named_parts_share_moves_apart_from_its_amount(figures, question, opening):
+    """Asked whether a part's *share* grew, the answer sets its share in each year side by
+    side: a part whose amount rose can still lose share to a whole that rose faster."""
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert answer.body.startswith(opening), answer.body
