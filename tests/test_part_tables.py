@@ -373,3 +373,20 @@ def test_a_named_parts_share_moves_apart_from_its_amount(figures, question, open
     side: a part whose amount rose can still lose share to a whole that rose faster."""
     answer, _ = figures.answer(question, PLANE_2022)
     assert answer.body.startswith(opening), answer.body
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("How much of eBay's FY2022 revenue came from the United States?", "U.S."),
+        ("What share of revenue came from the USA?", "U.S."),
+        ("Did revenue from the U.K. fall in FY2022?", "United Kingdom"),
+    ],
+)
+def test_a_place_is_named_however_the_question_writes_it(question, label):
+    from calculator.breakdown import Breakdown, Part
+    from programs.part_tables import _named
+
+    parts = (Part("U.S.", 4_400e6), Part("United Kingdom", 1_200e6), Part("Germany", 900e6))
+    breakdown = Breakdown(parts, sum(p.value for p in parts))
+    assert [p.label for p in _named(question, breakdown)] == [label]
