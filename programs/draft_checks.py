@@ -20,9 +20,10 @@ import re
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import split_sentences, without_sentences
-from metrics.numbers import extract_numbers
+from metrics.numbers import NumberToken, extract_numbers
 from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
+from programs.threshold_verdicts import level_named
 from retrieval.search.query import without_caveat
 from signatures.reviewer import ReviewVerdict
 
@@ -173,6 +174,30 @@ def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:
     return bool(_ASKS_HOW_MUCH.search(question)) and not extract_numbers(answer.body)
 
 
+def leaves_level_unfigured(question: str, answer: CitedAnswer) -> bool:
+    """Whether ``question`` asks whether a figure is above or below a level it names and
+    ``answer`` states no figure of the level's kind but the level itself: asked "Is Intel's
+    FY2022 interest coverage ratio above 10?", the 1.5B model answered "Yes, … is above
+    10", beside the year's operating cash flow, citing a release page that prints no such
+    ratio (it was about 5). A side of a level needs the figure."""
+    named = level_named(question)
+    if named is None:
+        return False
+    level, kind = named
+    return not any(
+        number.value != level and _of_kind(number, kind) for number in extract_numbers(answer.body)
+    )
+
+
+def _of_kind(number: NumberToken, kind: str) -> bool:
+    """Whether ``number`` is written as a level of ``kind`` is (:func:`level_named`)."""
+    if kind == "percent":
+        return number.percent
+    if kind == "amount":
+        return number.currency or number.scale > 1
+    return not (number.percent or number.currency or number.scale > 1)
+
+
 def cause_subject(question: str) -> frozenset[str]:
     """The figures ``question`` asks the cause of, as :data:`_FIGURE_NAMES` keys: "what
     drove its revenue change" -> {"revenue"}; "why did gross margin fall" -> {"margin"};
@@ -239,6 +264,14 @@ def floor_verdict(
             insufficient_evidence=True,
             parsed=verdict.parsed,
             reason="the question asks how much and the answer states no figure",
+        )
+    elif accepted and leaves_level_unfigured(question, answer):
+        # Closed, as a "how much" without a figure is: a side of a level with no figure.
+        verdict = ReviewVerdict(
+            done=True,
+            insufficient_evidence=True,
+            parsed=verdict.parsed,
+            reason="the question sets the figure against a level and the answer states no figure",
         )
     elif accepted and leaves_cause_unstated(question, answer):
         # Sent back: the cause may be on a page the next round reads; at the last round the

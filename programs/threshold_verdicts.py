@@ -32,6 +32,25 @@ _LEVEL = re.compile(
 _SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "mn": 1e6}
 
 
+def level_named(question: str) -> tuple[float, str] | None:
+    """The level a yes/no question sets a figure against, as written, and its kind
+    (``percent``, ``amount`` or ``plain`` for times, days or a bare number): "Is the
+    interest coverage above 10?" -> (10.0, "plain"); None when the question opens with no
+    yes/no or names no level."""
+    found = _LEVEL.search(without_periods(question)) if opens_yes_no(question) else None
+    if found is None:
+        return None
+    unit = (found["unit"] or "").lower().replace(" ", "")
+    kind = (
+        "percent"
+        if unit in ("%", "percent")
+        else "amount"
+        if unit in _SCALES or found["dollar"]
+        else "plain"
+    )
+    return float(found["number"].replace(",", "")), kind
+
+
 def _level(question: str, display: str) -> tuple[str, float, str] | None:
     """(the comparison word, the level in the figure's own units, the level as written),
     or None when the question names no level in the figure's terms."""

@@ -17,6 +17,7 @@ from programs.draft_checks import (
     drop_dangling_lead_in,
     drop_pasted_formulas,
     leaves_cause_unstated,
+    leaves_level_unfigured,
     pasted_verdict,
 )
 from programs.research_program import ResearchProgram, ResearchSettings
@@ -127,6 +128,30 @@ def test_draft_problem(question, body, problem):
 )  # fmt: skip
 def test_an_unanswered_cause_is_found(question, body, unstated):
     assert leaves_cause_unstated(question, _draft(body)) is unstated
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "unfigured"),
+    [
+        # the level repeated, and a figure of another kind beside it
+        ("Is Acme's FY2031 interest coverage ratio above 10?",
+         "Yes, Acme's interest coverage ratio is above 10¹. It generated $7.7 billion of "
+         "operating cash flow².", True),
+        ("Is Acme's FY2031 interest coverage ratio above 10?", "No: it was 4.7 times¹.", False),
+        ("Is Acme's operating margin above 40% in FY2031?", "Yes, it is above 40%¹.", True),
+        ("Is Acme's operating margin above 40% in FY2031?",
+         "Yes: operating margin of 40.4% is above 40%¹.", False),
+        ("Did Acme's revenue exceed $40 billion in FY2031?", "Yes, it exceeded $40 billion¹.",
+         True),
+        ("Did Acme's revenue exceed $40 billion in FY2031?", "Yes: revenue was $42.4 billion¹.",
+         False),
+        # no level, or no yes/no: nothing to check
+        ("Is Acme's operating margin healthy?", "Yes, it is healthy¹.", False),
+        ("Which segments had more than 20% of revenue?", "Services did¹.", False),
+    ],
+)  # fmt: skip
+def test_a_side_of_a_level_needs_the_figure(question, body, unfigured):
+    assert leaves_level_unfigured(question, _draft(body)) is unfigured
 
 
 class CauseLaterLM(ScriptedLM):
