@@ -212,7 +212,40 @@ def asks_beyond_figure(
         asked = _PARTS_ASKED_RE.sub(" ", asked)
     if inapplicable:
         asked = _APPLIES_RE.sub(" ", asked)
-    return _BEYOND_FIGURE_RE.search(asked) is not None
+    return _BEYOND_FIGURE_RE.search(asked) is not None or asks_another_thing(asked)
+
+
+#: A second ask after the figure's: "…, and did it pay a dividend?", "…, and what was …".
+_SECOND_ASK_RE = re.compile(
+    r",?\s+and\s+(?:did|does|do|is|was|were|has|have|had|will|can|what|how|when|where)\b"
+    r"(?P<rest>[^?.;]*)",
+    re.IGNORECASE,
+)
+#: Words of a second ask that ask nothing new of the figure: which way it moved, by how much.
+_SAME_FIGURE_WORDS = frozenset(
+    "did does do is was were has have had will can what how when where it its they their that "
+    "this these the a an to from by in over than compared prior previous year years quarter "
+    "much many grow grew grown growth rise rose risen increase increased decrease decreased "
+    "decline declined fall fell fallen drop dropped change changed improve improved worsen "
+    "worsened higher lower more less share percentage percent proportion compare compared "
+    "comparison with against versus vs same period fy q".split()
+)
+
+
+def asks_another_thing(question: str) -> bool:
+    """Whether ``question`` joins to its figure's ask a second one about something else:
+    "What was PG&E's net income in FY2022, and did it pay a dividend?" got the net income
+    alone, the dividend dropped without a word. A second ask about the figure itself ("…,
+    and did that share grow?") is code's, as the words of the first ask are."""
+    for match in _SECOND_ASK_RE.finditer(question):
+        first = set(_ASK_WORD.findall(question[: match.start()].lower()))
+        rest = set(_ASK_WORD.findall(match["rest"].lower()))
+        if rest - _SAME_FIGURE_WORDS - first:
+            return True
+    return False
+
+
+_ASK_WORD = re.compile(r"[a-z][a-z&'’-]*")
 
 
 #: Whether a metric applies, which code's "does not apply" line settles.

@@ -274,6 +274,22 @@ def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
     assert asks_beyond_figure("Which segment had the highest capital expenditure in FY2022?")
 
 
+@pytest.mark.parametrize(
+    ("question", "beyond"),
+    [
+        ("What was Acme's net income in FY2022, and did it pay a dividend?", True),
+        ("What was Acme's free cash flow in FY2023, and what was its dividend?", True),
+        # a second ask about the figure itself: which way, how it compares
+        ("What was Acme's free cash flow in FY2023, and did it grow?", False),
+        ("What was Acme's capex in FY2022, and how did it compare with FY2021?", False),
+        ("What was Acme's gross margin in FY2022, and did the margin improve?", False),
+        ("What percentage of Acme's revenue came from Cloud, and did that share grow?", False),
+    ],
+)
+def test_a_second_ask_about_something_else_is_researched_beside_the_figure(question, beyond):
+    assert asks_beyond_figure(question) is beyond
+
+
 def test_healthy_asks_no_more_when_a_shared_benchmark_judges_the_figure():
     asked = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
     assert asks_beyond_figure(asked)  # no benchmark verdict: the model judges
