@@ -13,7 +13,8 @@ the pages the probe retrieved (never the model's word for them):
 4. :func:`programs.claim_check.check_figures`: a figure the slice's statements hold wins
    over a model's copy of it;
 5. :func:`programs.part_check.drop_whole_as_part`: a segment or a geography is not given
-   the whole company's figure;
+   the whole company's figure, nor the company a segment's
+   (:func:`programs.part_check.drop_part_as_whole`);
 6. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
 7. :func:`programs.owner_check.drop_numbers_of_other_figures`: nor is a number;
@@ -60,7 +61,7 @@ from programs.echo_check import uncite_echoes
 from programs.figures import Figures
 from programs.owner_check import drop_numbers_of_other_figures
 from programs.page_scale import with_page_scale
-from programs.part_check import drop_whole_as_part
+from programs.part_check import drop_part_as_whole, drop_whole_as_part
 from programs.period_check import drop_later_years
 from programs.ratio_check import drop_unprinted_ratios
 from retrieval.search.tools import EquitySearchTool
@@ -96,6 +97,7 @@ def check_draft(
     fitted, echoes = uncite_echoes(fitted, read, probe_question)
     checked, contradicting = check_figures(fitted, slice, figure, figures)
     checked, whole_as_part = drop_whole_as_part(checked, slice, figures)
+    checked, part_as_whole = drop_part_as_whole(checked, read)
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, other_figures = drop_numbers_of_other_figures(checked, read, probe_question)
     checked, misdirected = drop_misdirected(checked)
@@ -123,6 +125,7 @@ def check_draft(
         "uncited_prose_dropped": verified.uncited_prose_dropped,
         "contradicting_figures_dropped": contradicting,
         "whole_as_part_dropped": whole_as_part,
+        "part_as_whole_dropped": part_as_whole,
         "misattributed_causes_dropped": misattributed,
         "numbers_of_other_figures_dropped": other_figures,
         "misdirected_dropped": misdirected,

@@ -1,4 +1,5 @@
-"""A part of a company is not given the whole company's figure (``programs.part_check``)."""
+"""A part of a company is not given the whole company's figure, nor the company a part's
+(``programs.part_check``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from cited import cited_answer
 
 from domain.cells import SliceRef
 from programs.figures import Figures
-from programs.part_check import drop_whole_as_part, gives_the_whole
+from programs.part_check import drop_part_as_whole, drop_whole_as_part, gives_the_whole
 from retrieval.store import GridFilter
 
 MMM_2018 = SliceRef(ticker="MMM", fy=2018, fq=4)  # net sales $32,765 million
@@ -44,3 +45,32 @@ def test_a_quarter_or_a_slice_without_facts_is_left_alone(figures):
     quarter = SliceRef(ticker="MMM", fy=2018, fq=2)
     assert drop_whole_as_part(answer, quarter, figures) == (answer, 0)
     assert drop_whole_as_part(answer, MMM_2018, None) == (answer, 0)
+
+
+#: A page that gives its figures to segments, as FedEx's MD&A does.
+SEGMENT_PAGE = (
+    "Acme Ground Segment Operating Income\n"
+    "Acme Ground segment operating income increased 19% in 2030 primarily due to yield "
+    "improvement, partially offset by lower volume.\n"
+    "Acme Freight segment revenue increased 1% in 2030.\n"
+    "Consolidated revenue was $90.2 billion, down 3%."
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        # the segment's figure given to the company
+        ("Acme's operating income increased 19% in FY2030 due to yield improvement.¹", 1),
+        ("Revenue rose 1% on higher yields.¹", 1),
+        # the segment named, in the page's words or its own
+        ("Acme Ground's operating income increased 19% in FY2030.¹", 0),
+        ("The Ground segment's operating income rose 19%.¹", 0),
+        # the company's own figure, or a number the page gives no segment
+        ("Consolidated revenue fell 3% to $90.2 billion.¹", 0),
+    ],
+)
+def test_a_segments_figure_given_to_the_company_goes(sentence, dropped):
+    answer = cited_answer(sentence)
+    kept, count = drop_part_as_whole(answer, {"0a1b2c3d4e5f": SEGMENT_PAGE})
+    assert count == dropped and (kept.body == "") == bool(dropped)
