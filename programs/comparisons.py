@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from calculator.result import Calculation, fact_citation
 from citations.markup import CitedAnswer, Footnote, ReferenceList, render_marker
 from programs.figure_choice import ChoiceQuestion
+from signatures.probes import Probe
 from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 
@@ -48,27 +49,54 @@ _FIGURE_THEN_COVER_RE = re.compile(
     rf"(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
+#: "Did <the company> pay more in <a figure> than it spent on <another>?", "Was <a figure>
+#: larger than <another>?": a yes/no question on which of two figures is the larger.
+_MORE_RE = re.compile(
+    r"^\W*(?:did|does|do|has|have|had)\s+(?:\S+\s+){1,4}?(?:pay|pays|paid|spend|spends|spent"
+    r"|return|returns|returned|earn|earns|earned|generate|generates|generated|invest|invests"
+    r"|invested)\s+more\s+(?:in|on|as|for|from)?\s*(?P<source>.+?)\s+than\s+"
+    r"(?:(?:it|they|the\s+company)\s+)?(?:(?:did|does|spent|spends|paid|pays|returned"
+    r"|earned|generated|invested)\s+)?(?:(?:in|on|as|for|from)\s+)?"
+    rf"(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?"
+    r"|^\W*(?:was|were|is|are)\s+(?P<larger>.+?)\s+(?:larger|greater|higher|bigger|more)\s+"
+    rf"than\s+(?P<smaller>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
+    re.IGNORECASE,
+)
 #: A company's possessive or a pronoun before a figure's name ("Intel's", "its").
 _OWNER_RE = re.compile(r"^(?:(?:\w[\w.&-]*\s+){0,3}\w[\w.&-]*['’]s|its|their|the)\s+", re.I)
 
 
 @dataclass(frozen=True)
 class CoverQuestion:
-    """The figure that covers (``source``) and the one it covers (``use``), as written."""
+    """The figure that covers (``source``) and the one it covers (``use``), as written, and
+    the ``relation`` asked: ``cover`` (at least as large) or ``more`` (larger)."""
 
     source: str
     use: str
+    relation: str = "cover"
 
 
 def read_cover(question: str) -> CoverQuestion | None:
-    """The two figures a "did A cover B?" (or "is B covered by A?") question compares, or
-    None for any other question."""
+    """The two figures a "did A cover B?" (or "is B covered by A?") or a "did it pay more in
+    A than B?" question compares, or None for any other question. A level ("more than $40
+    billion") is no second figure: :mod:`programs.threshold_verdicts` reads it."""
     text = question.strip()
-    m = _COVERED_BY_RE.match(text) or _COVER_RE.match(text) or _FIGURE_THEN_COVER_RE.match(text)
-    if m is None:
-        return None
-    source, use = (_OWNER_RE.sub("", m.group(k).strip()) for k in ("source", "use"))
-    return CoverQuestion(source, use) if source and use else None
+    if (
+        m := _COVERED_BY_RE.match(text)
+        or _COVER_RE.match(text)
+        or _FIGURE_THEN_COVER_RE.match(text)
+    ):
+        return _asked(m["source"], m["use"], "cover")
+    if m := _MORE_RE.match(text):
+        use = m["use"] or m["smaller"]
+        return None if re.search(r"\d", use) else _asked(m["source"] or m["larger"], use, "more")
+    return None
+
+
+def _asked(source: str, use: str, relation: str) -> CoverQuestion | None:
+    """The two figures as the question names them, less whose they are ("Intel's", "its")."""
+    source, use = (_OWNER_RE.sub("", text.strip()) for text in (source, use))
+    return CoverQuestion(source, use, relation) if source and use else None
 
 
 def millions(value: float) -> str:
@@ -132,18 +160,37 @@ def choice_answer(
 
 
 def cover_answer(
-    source: Calculation, source_text: str, use: Calculation, use_text: str
+    source: Calculation,
+    source_text: str,
+    use: Calculation,
+    use_text: str,
+    relation: str = "cover",
 ) -> tuple[CitedAnswer, Figure]:
     """Whether ``source`` (a positive figure) is at least the size of ``use`` (an outflow,
-    often printed negative), said first, each figure cited to its page."""
-    covered = source.value > 0 and source.value >= abs(use.value)
+    often printed negative), or with ``relation`` ``more`` whether the first is the larger
+    of the two (outflows by their size), said first, each figure cited to its page."""
+    if relation == "more":
+        holds = abs(source.value) > abs(use.value)
+        did = "exceeded" if holds else "did not exceed"
+    else:
+        holds = source.value > 0 and source.value >= abs(use.value)
+        did = "covered" if holds else "did not cover"
     numbers, footnotes = numbered_footnotes([source, use])
     marker = render_marker(list(numbers.values()))
-    did = "covered" if covered else "did not cover"
     verdict = (
-        f"{'Yes' if covered else 'No'}: {lower_first(source.title)} of {source_text} {did} "
+        f"{'Yes' if holds else 'No'}: {lower_first(source.title)} of {source_text} {did} "
         f"{lower_first(use.title)} of {use_text} in {source.period.label}"
     )
     answer = CitedAnswer(body=f"{verdict}{marker}.", references=ReferenceList(footnotes=footnotes))
     inputs = [*source.input_lines(), *use.input_lines()]
     return answer, _figure(source, source_text, list(numbers), inputs, verdict)
+
+
+def comparison_probe(source: Calculation, use: Calculation, relation: str, period: str) -> Probe:
+    """The probe code answers for a comparison of two statement figures."""
+    verb = "exceed" if relation == "more" else "cover"
+    return Probe(
+        probe_title=f"{source.title} and {lower_first(use.title)} (from the statements)",
+        probe_question=f"Did {lower_first(source.title)} {verb} {lower_first(use.title)} in "
+        f"{period}?",
+    )

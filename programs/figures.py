@@ -35,6 +35,7 @@ from domain.quarter_pairs import paired_cells
 from programs.absent_items import absence_verdict
 from programs.comparisons import (
     choice_answer,
+    comparison_probe,
     cover_answer,
     numbered_footnotes,
     read_cover,
@@ -198,11 +199,9 @@ class Figures:
             title, verdict, _ = inapplicable
             return inapplicable_probe(title, verdict, slice_period(ref).label)
         if computed is None and (covered := self.cover(question, ref)):
-            source, use = (c.calculation for c in covered)
-            return Probe(
-                probe_title=f"{source.title} and {lower_first(use.title)} (from the statements)",
-                probe_question=f"Did {lower_first(source.title)} cover {lower_first(use.title)}"
-                f" in {slice_period(ref).label}?",
+            source, use, relation = covered
+            return comparison_probe(
+                source.calculation, use.calculation, relation, slice_period(ref).label
             )
         if computed is None:
             chosen = self.choose(question, ref)
@@ -264,10 +263,10 @@ class Figures:
         names = {c.choice.formula for c in computed}
         return (asked, computed) if len(names) == len(computed) else None
 
-    def cover(self, question: str, ref: SliceRef) -> tuple[Computed, Computed] | None:
-        """The two figures a "did A cover B?" question compares (:mod:`programs.comparisons`),
-        each a line item's or a metric's size read from the slice's facts, both in money; None
-        unless both are."""
+    def cover(self, question: str, ref: SliceRef) -> tuple[Computed, Computed, str] | None:
+        """The two figures a "did A cover B?" or "was A more than B?" question compares, and
+        how (:mod:`programs.comparisons`), each a line item's or a metric's size read from
+        the slice's facts, both in money; None unless both are."""
         asked = read_cover(drop_instructions(question))
         if asked is None or outside_the_statements(question):
             return None
@@ -276,7 +275,7 @@ class Figures:
         if source is None or use is None:
             return None
         amounts = source.calculation.unit == use.calculation.unit == "USD"
-        return (source, use) if amounts else None  # sizes in money, not margins or ratios
+        return (source, use, asked.relation) if amounts else None  # in money, not ratios
 
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
@@ -328,9 +327,9 @@ class Figures:
             _, verdict, reported = inapplicable
             return self._answer(question, ref, reported, verdict)
         if computed is None and (covered := self.cover(question, ref)):
-            source, use = covered
+            source, use, relation = covered
             return cover_answer(
-                source.calculation, source.value_text, use.calculation, use.value_text
+                source.calculation, source.value_text, use.calculation, use.value_text, relation
             )
         if computed is None:
             chosen = self.choose(question, ref)

@@ -1,4 +1,5 @@
-"""Whether one statement figure covers another, said by code (``programs.comparisons``)."""
+"""Whether one statement figure covers another, or is the larger, said by code
+(``programs.comparisons``)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,47 @@ def test_covered_exactly_when_the_source_is_at_least_the_use(source, use):
     answer, figure = cover_answer(cash, f"${source}", capex, f"${use}")  # type: ignore[arg-type]
     assert answer.body.startswith("Yes:" if source >= use else "No:")
     assert figure.verdict == answer.body.removesuffix(".")
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "use"),
+    [
+        ("Did Apple pay more in dividends than it spent on buybacks in FY2022?",
+         "dividends", "buybacks"),
+        ("Was Apple's capital expenditure larger than its depreciation in FY2022?",
+         "capital expenditure", "depreciation"),
+        ("Did 3M spend more on research and development than on capital expenditure?",
+         "research and development", "capital expenditure"),
+    ],
+)  # fmt: skip
+def test_a_more_than_question_names_the_two_figures(question, source, use):
+    assert read_cover(question) == CoverQuestion(source, use, "more")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did Oracle's revenue exceed $40 billion in FY2022?",  # a level, not a figure
+        "Was 3M's operating margin higher than 20% in FY2018?",
+    ],
+)
+def test_a_level_is_no_second_figure(question):
+    assert read_cover(question) is None
+
+
+def test_code_says_which_of_two_figures_is_the_larger(figures):
+    question = "Did 3M pay more in dividends than it spent on capital expenditure in FY2018?"
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None and probe.probe_question.startswith("Did dividends paid exceed ")
+    answer, figure = figures.answer(question, MMM_2018)
+    assert answer.body.startswith("Yes: dividends paid of $3,193 million exceeded ")
+    assert "capital expenditure of $1,577 million in FY2018" in answer.body
+    assert figure.verdict and answer.references.footnotes
+
+
+@given(st.integers(1, 10**6), st.integers(1, 10**6))
+def test_more_exactly_when_the_first_is_the_larger(first, second):
+    year = Period(fy=2030, fq=None)
+    paid, spent = _Figure("Dividends", -first, year), _Figure("Buybacks", -second, year)
+    answer, _ = cover_answer(paid, f"${first}", spent, f"${second}", "more")  # type: ignore[arg-type]
+    assert answer.body.startswith("Yes:" if first > second else "No:")
