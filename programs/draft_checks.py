@@ -8,9 +8,10 @@ that fails one is sent back with the reason, in words the researcher can act on.
 
 :func:`floor_verdict` is code's floor under the reviewer's verdict, applied every round by
 :class:`programs.probe_loop.ProbeLoop`: an uncited draft is never accepted, one that fails
-:func:`draft_problem` is sent back, one that leaves a "how much" unanswered closes under a
-dagger, one that gives no cause where the question asks what drove a figure is sent back,
-and the last round always closes. :func:`pasted_verdict` sends back, before any reviewer, a
+:func:`draft_problem` is sent back, one that leaves a "how much" unanswered, or says which
+side of a level a figure falls on without the figure, closes under a dagger, one that gives
+no cause where the question asks what drove a figure is sent back, and the last round
+always closes. :func:`pasted_verdict` sends back, before any reviewer, a
 draft that pasted its evidence, and :data:`EMPTY_VERDICT` one of which nothing was kept.
 """
 
@@ -190,7 +191,8 @@ def leaves_level_unfigured(question: str, answer: CitedAnswer) -> bool:
 
 
 def _of_kind(number: NumberToken, kind: str) -> bool:
-    """Whether ``number`` is written as a level of ``kind`` is (:func:`level_named`)."""
+    """Whether ``number`` is written in the terms of a level of ``kind`` (a percentage, an
+    amount, or a plain number: :func:`level_named`)."""
     if kind == "percent":
         return number.percent
     if kind == "amount":
@@ -239,9 +241,10 @@ def floor_verdict(
 ) -> ReviewVerdict:
     """Code's own floor under the reviewer: an uncited draft is never accepted; one that
     states no figure when the probe asks how much closes as insufficient evidence (its
-    words kept among the findings, under a dagger: :mod:`programs.answer_support`); one that
-    gives no cause where the probe asks what drove a figure is sent back; and the last round
-    always closes, never hangs open."""
+    words kept among the findings, under a dagger: :mod:`programs.answer_support`), and so
+    does one that puts a figure on a side of a level and states none; one that gives no
+    cause where the probe asks what drove a figure is sent back; and the last round always
+    closes, never hangs open."""
     accepted = verdict.done and not verdict.insufficient_evidence
     if accepted and not answer.references.footnotes:
         verdict = ReviewVerdict(

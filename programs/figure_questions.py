@@ -230,6 +230,7 @@ _SAME_FIGURE_WORDS = frozenset(
     "worsened higher lower more less share percentage percent proportion compare compared "
     "comparison with against versus vs same period fy q".split()
 )
+_ASK_WORD = re.compile(r"[a-z][a-z&'’-]*")
 
 
 def asks_another_thing(question: str) -> bool:
@@ -243,9 +244,6 @@ def asks_another_thing(question: str) -> bool:
         if rest - _SAME_FIGURE_WORDS - first:
             return True
     return False
-
-
-_ASK_WORD = re.compile(r"[a-z][a-z&'’-]*")
 
 
 #: Whether a metric applies, which code's "does not apply" line settles.
