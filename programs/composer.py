@@ -59,7 +59,7 @@ from programs.figure_table import (
     trend_verdicts,
     with_figure_citations,
 )
-from programs.prose_checks import check_composed
+from programs.prose_checks import check_composed, without_restated_verdict
 from programs.standing_answers import (
     answer_to_the_question,
     cites,
@@ -353,7 +353,8 @@ class ReportComposer(dspy.Module):
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
         _append_computed_figures(answer, slices, findings)
-        body = without_repeats(answer.prose.body)  # one finding pasted twice is said once
+        # one finding pasted twice is said once; a bare yes after code's cited one goes
+        body = without_restated_verdict(without_repeats(answer.prose.body))
         answer.prose = answer.prose.model_copy(update={"body": body})
         draft = self._layout(answer, slices, findings)
         checked = verify_answer(draft, retrieved_uids)

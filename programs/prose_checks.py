@@ -26,10 +26,13 @@ The composer writes; this module decides what of it stands, in one place, as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import without_uncited
+from citations.sentences import split_sentences, without_uncited, without_units
+from metrics.answer_verdicts import yes_no_polarity
+from metrics.numbers import extract_numbers
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed, drop_unfigured_rankings
 from programs.direction_check import drop_misdirected
@@ -54,3 +57,22 @@ def check_composed(
     prose, _ = drop_unfigured_rankings(prose, slices, companies)
     prose, _ = drop_dangling_lead_in(prose)
     return prose.model_copy(update={"body": without_uncited(prose.body)})
+
+
+def without_restated_verdict(body: str) -> str:
+    """``body`` less each uncited sentence, with no number, that opens with the same yes or
+    no as a cited sentence before it. A draft's uncited direct answer ("Yes, Intel
+    reported a net loss in Q1 2023.") may open its own cited support; once that support is
+    withheld under a dagger and code's "Yes: net income … was -$2,758 million¹" opens the
+    answer, it is a bare repeat that cites nothing."""
+    said: set[bool] = set()
+    repeats = []
+    for sentence in split_sentences(body):
+        polarity = None if sentence.in_table else yes_no_polarity(sentence.text)
+        if polarity is None:
+            continue
+        if sentence.markers:
+            said.add(polarity)
+        elif polarity in said and not extract_numbers(sentence.text):
+            repeats.append(sentence)
+    return re.sub(r"\n{3,}", "\n\n", without_units(body, repeats)) if repeats else body

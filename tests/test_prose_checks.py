@@ -1,7 +1,9 @@
 """The composer's prose after code's checks (:mod:`programs.prose_checks`)."""
 
+import pytest
+
 from citations.markup import parse_cited_answer
-from programs.prose_checks import check_composed
+from programs.prose_checks import check_composed, without_restated_verdict
 
 SOURCES = (
     "\n\n**Sources**\n\n"
@@ -25,3 +27,24 @@ def test_a_composed_lead_in_that_nothing_follows_goes():
         "volumes².\n\n- Data center revenue fell².\n" + SOURCES
     )
     assert "following factors" in check_composed(listed, findings, [], []).body
+
+
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        # code's cited yes, then the draft's bare yes whose support was withheld
+        ("Yes: net income was -$2,758 million¹.\n\nYes, Acme reported a net loss in Q1.\n\n"
+         "Net income went from $8,113 million to -$2,758 million¹.",
+         "Yes: net income was -$2,758 million¹.\n\n"
+         "Net income went from $8,113 million to -$2,758 million¹."),
+        # an uncited yes that opens its own cited support stays
+        ("Yes, Acme reported a net loss. It was -$2,758 million¹.",
+         "Yes, Acme reported a net loss. It was -$2,758 million¹."),
+        # the other answer is another check's to judge; one with a number is no bare repeat
+        ("No: margin fell¹. Yes, it is healthy.", "No: margin fell¹. Yes, it is healthy."),
+        ("Yes: it paid dividends¹. Yes, $4.1 billion.",
+         "Yes: it paid dividends¹. Yes, $4.1 billion."),
+    ],
+)  # fmt: skip
+def test_a_bare_yes_after_a_cited_one_goes(body, kept):
+    assert without_restated_verdict(body) == kept
