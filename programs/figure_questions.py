@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from programs.figure_choice import read_choice
+from programs.share_asks import without_share_ask
 from retrieval.search.query import drop_instructions, without_caveat
 
 #: "Which segment …", "…, which brought in the most …", "Who are …": an interrogative
@@ -228,7 +229,7 @@ _SAME_FIGURE_WORDS = frozenset(
     "much many grow grew grown growth rise rose risen increase increased decrease decreased "
     "decline declined fall fell fallen drop dropped change changed improve improved worsen "
     "worsened higher lower more less share percentage percent proportion compare compared "
-    "comparison with against versus vs same period fy q".split()
+    "comparison with against versus vs same period fy q of on at as for or".split()
 )
 _ASK_WORD = re.compile(r"[a-z][a-z&'’-]*")
 
@@ -237,9 +238,11 @@ def asks_another_thing(question: str) -> bool:
     """Whether ``question`` joins to its figure's ask a second one about something else:
     "What was PG&E's net income in FY2022, and did it pay a dividend?" got the net income
     alone, the dividend dropped without a word. A second ask about the figure itself ("…,
-    and did that share grow?") is code's, as the words of the first ask are."""
-    for match in _SECOND_ASK_RE.finditer(question):
-        first = set(_ASK_WORD.findall(question[: match.start()].lower()))
+    and did that share grow?"), as its share of another figure ("…, and what share of
+    revenue was that?", :mod:`programs.share_asks`), is code's, as the words of the first
+    ask are."""
+    for match in _SECOND_ASK_RE.finditer(without_share_ask(question)):
+        first = set(_ASK_WORD.findall(match.string[: match.start()].lower()))
         rest = set(_ASK_WORD.findall(match["rest"].lower()))
         if rest - _SAME_FIGURE_WORDS - first:
             return True

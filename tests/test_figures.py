@@ -284,6 +284,7 @@ def test_an_instruction_to_the_reader_is_not_an_ask_beyond_the_figure():
         ("What was Acme's capex in FY2022, and how did it compare with FY2021?", False),
         ("What was Acme's gross margin in FY2022, and did the margin improve?", False),
         ("What percentage of Acme's revenue came from Cloud, and did that share grow?", False),
+        ("How much did Acme spend on R&D in FY2023, and what share of revenue was that?", False),
     ],
 )
 def test_a_second_ask_about_something_else_is_researched_beside_the_figure(question, beyond):
