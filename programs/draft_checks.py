@@ -245,52 +245,40 @@ def floor_verdict(
     does one that puts a figure on a side of a level and states none; one that gives no
     cause where the probe asks what drove a figure is sent back; and the last round always
     closes, never hangs open."""
-    accepted = verdict.done and not verdict.insufficient_evidence
+    accepted, parsed = verdict.done and not verdict.insufficient_evidence, verdict.parsed
     if accepted and not answer.references.footnotes:
-        verdict = ReviewVerdict(
-            done=False,
-            follow_up_prompts=["Cite a retrieved page for every sentence and number."],
-            parsed=verdict.parsed,
-            reason="draft cites no retrieved page",
-        )
+        cite = "Cite a retrieved page for every sentence and number."
+        verdict = _sent_back(cite, "draft cites no retrieved page", parsed)
     elif accepted and (problem := draft_problem(question, answer)):
         # Sent back, not accepted: a draft that contradicts itself or answers another
         # figure than the one asked (an amount for a percentage, a year for an average).
-        verdict = ReviewVerdict(
-            done=False, follow_up_prompts=[problem], parsed=verdict.parsed, reason=problem
-        )
+        verdict = _sent_back(problem, problem, parsed)
     elif accepted and leaves_amount_unstated(question, answer):
         # Closed, not sent back: asked for the figure, the 1.5B model wrote "$5 million"
         # and cited an exhibit index that prints no such amount.
-        verdict = ReviewVerdict(
-            done=True,
-            insufficient_evidence=True,
-            parsed=verdict.parsed,
-            reason="the question asks how much and the answer states no figure",
-        )
+        verdict = _closed("the question asks how much and the answer states no figure", parsed)
     elif accepted and leaves_level_unfigured(question, answer):
         # Closed, as a "how much" without a figure is: a side of a level with no figure.
-        verdict = ReviewVerdict(
-            done=True,
-            insufficient_evidence=True,
-            parsed=verdict.parsed,
-            reason="the question sets the figure against a level and the answer states no figure",
-        )
+        reason = "the question sets the figure against a level and the answer states no figure"
+        verdict = _closed(reason, parsed)
     elif accepted and leaves_cause_unstated(question, answer):
         # Sent back: the cause may be on a page the next round reads; at the last round the
         # floor below closes the probe under a dagger that names the question.
-        verdict = ReviewVerdict(
-            done=False,
-            follow_up_prompts=[CAUSE_UNSTATED],
-            parsed=verdict.parsed,
-            reason="the question asks what drove it and the answer gives no cause",
-        )
+        reason = "the question asks what drove it and the answer gives no cause"
+        verdict = _sent_back(CAUSE_UNSTATED, reason, parsed)
     if not verdict.done and number >= max_rounds:
-        reason = verdict.reason or f"reviewer unsatisfied after {number} rounds"
-        verdict = ReviewVerdict(
-            done=True, insufficient_evidence=True, parsed=verdict.parsed, reason=reason
-        )
+        verdict = _closed(verdict.reason or f"reviewer unsatisfied after {number} rounds", parsed)
     return verdict
+
+
+def _sent_back(prompt: str, reason: str, parsed: bool) -> ReviewVerdict:
+    """Code's verdict that sends a draft back to be written again, with ``prompt``."""
+    return ReviewVerdict(done=False, follow_up_prompts=[prompt], parsed=parsed, reason=reason)
+
+
+def _closed(reason: str, parsed: bool) -> ReviewVerdict:
+    """Code's verdict that closes the probe as insufficient evidence, for ``reason``."""
+    return ReviewVerdict(done=True, insufficient_evidence=True, parsed=parsed, reason=reason)
 
 
 #: What a researcher is told after a draft that answers a "what drove …" with no cause.
