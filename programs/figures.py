@@ -126,18 +126,19 @@ class Figures:
             return None  # the parts' table answers it, not the whole company's figure
         period = asked_period(question, ref)
         choice = formula_asked(without_share_ask(question), period)
-        if choice is None:  # a statement line the question names by its printed label
-            try:
-                line = line_choice(question, self.facts(ref), period)
-            except Exception:  # as in _calculated
-                return None
-            return self._calculated(line[0], ref, line[1]) if line else None
-        if names_fixed_years(choice):
+        if choice is not None and names_fixed_years(choice):
             if choice.period != period:
                 return None  # a fixed-years figure belongs to the slice of its last year
-        else:
+        elif choice is not None:
             choice = replace(choice, period=period)
-        return self._calculated(choice, ref)
+        if choice is not None and (computed := self._calculated(choice, ref)):
+            return computed
+        # else the line it names by its printed label (Oracle prints depreciation alone)
+        try:
+            line = line_choice(question, self.facts(ref), period)
+        except Exception:  # as in _calculated
+            return None
+        return self._calculated(line[0], ref, line[1]) if line else None
 
     def part_table(self, question: str, ref: SliceRef) -> PartTable | None:
         """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""

@@ -74,3 +74,16 @@ def test_the_asked_words_leave_out_the_company_the_period_and_the_verbs():
     }
     assert asked_words("How much did eBay's PG&E pay in Q4 2022?") == frozenset()
     assert asked_words("Which line grew fastest?") == frozenset()
+
+
+def test_a_figure_whose_formula_has_no_inputs_here_is_read_by_its_label():
+    """Oracle prints depreciation apart from amortisation: "depreciation" names the
+    calculator's depreciation and amortisation, which its statements do not hold, and the
+    line printed "Depreciation" answers instead."""
+    facts = [*FACTS, fact(None, 2021, 2_526e6, statement="cash_flow", label="Depreciation")]
+    answer = Figures(lambda ref: facts).answer(
+        "What was Contoso's depreciation in FY2021?", CONTOSO
+    )
+    assert answer is not None
+    assert answer[0].body.startswith("Depreciation in FY2021 was $2,526 million¹")
+    assert Figures(lambda ref: FACTS).answer("What was Contoso's depreciation?", CONTOSO) is None
