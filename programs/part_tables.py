@@ -258,6 +258,14 @@ def _named(question: str, breakdown: Breakdown) -> tuple[Part, ...]:
     return tuple(p for p, own in named if not any(own < other for _, other in named))
 
 
+#: Names a question and a table write differently for one place ("the United States" asked,
+#: eBay's table printing "U.S.").
+_ALIASES = (
+    (re.compile(r"\bunited\s+states(?:\s+of\s+america)?\b|\busa\b"), "us"),
+    (re.compile(r"\bunited\s+kingdom\b"), "uk"),
+)
+
+
 def _words(text: str) -> set[str]:
     """A label's or a question's own words: ``U.S.``, ``USA`` and ``United States`` are
     ``us``, ``U.K.`` and ``United Kingdom`` ``uk``; common words left out."""
@@ -265,14 +273,6 @@ def _words(text: str) -> set[str]:
     for alias, name in _ALIASES:
         plain = alias.sub(name, plain)
     return set(_WORD.findall(plain)) - _COMMON
-
-
-#: Names a question and a table write differently for one place ("the United States" asked,
-#: eBay's table printing "U.S.").
-_ALIASES = (
-    (re.compile(r"\bunited\s+states(?:\s+of\s+america)?\b|\busa\b"), "us"),
-    (re.compile(r"\bunited\s+kingdom\b"), "uk"),
-)
 
 
 #: Places a table of revenue by geography names, beyond the question's own geography words
