@@ -13,6 +13,7 @@ billion") gets no verdict, and neither does a question that opens with no yes/no
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from programs.answer_form import opens_yes_no
 from programs.verdicts import without_periods
@@ -32,43 +33,67 @@ _LEVEL = re.compile(
 _SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "mn": 1e6}
 
 
+@dataclass(frozen=True)
+class _Level:
+    """A level as the question writes it: the comparison word, the number, its unit
+    (lower case, "" for none), whether a dollar sign stood before it, and the level's words."""
+
+    word: str
+    number: float
+    unit: str
+    dollar: bool
+    written: str
+
+    @property
+    def kind(self) -> str:
+        """``percent``, ``amount``, or ``plain`` (times, days or a bare number)."""
+        if self.unit in ("%", "percent"):
+            return "percent"
+        return "amount" if self.unit in _SCALES or self.dollar else "plain"
+
+
+def _read_level(question: str) -> _Level | None:
+    """The first level ``question`` names, its periods blanked ("above 40% in FY2022": the
+    year is no level)."""
+    found = _LEVEL.search(without_periods(question))
+    if found is None:
+        return None
+    return _Level(
+        word=found["word"].lower(),
+        number=float(found["number"].replace(",", "")),
+        unit=(found["unit"] or "").lower().replace(" ", ""),
+        dollar=bool(found["dollar"]),
+        written=found.group(0)[len(found["word"]) :].strip(),
+    )
+
+
 def level_named(question: str) -> tuple[float, str] | None:
     """The level a yes/no question sets a figure against, as written, and its kind
     (``percent``, ``amount`` or ``plain`` for times, days or a bare number): "Is the
     interest coverage above 10?" -> (10.0, "plain"); None when the question opens with no
     yes/no or names no level."""
-    found = _LEVEL.search(without_periods(question)) if opens_yes_no(question) else None
-    if found is None:
-        return None
-    unit = (found["unit"] or "").lower().replace(" ", "")
-    kind = (
-        "percent"
-        if unit in ("%", "percent")
-        else "amount"
-        if unit in _SCALES or found["dollar"]
-        else "plain"
-    )
-    return float(found["number"].replace(",", "")), kind
+    found = _read_level(question) if opens_yes_no(question) else None
+    return None if found is None else (found.number, found.kind)
 
 
 def _level(question: str, display: str) -> tuple[str, float, str] | None:
     """(the comparison word, the level in the figure's own units, the level as written),
     or None when the question names no level in the figure's terms."""
-    found = _LEVEL.search(without_periods(question))  # "above 40% in FY2022": no level
+    found = _read_level(question)
     if found is None:
         return None
-    number = float(found["number"].replace(",", ""))
-    unit = (found["unit"] or "").lower().replace(" ", "")
-    written = found.group(0)[len(found["word"]) :].strip()
-    if unit in ("%", "percent"):
+    number, kind = found.number, found.kind
+    if kind == "percent":
         level = number / 100 if display in ("percent", "ratio") else None
-    elif unit in _SCALES or found["dollar"]:
-        level = number * _SCALES.get(unit, 1.0) if display in ("amount", "per_share") else None
-    elif unit == "days":
+    elif kind == "amount":
+        level = (
+            number * _SCALES.get(found.unit, 1.0) if display in ("amount", "per_share") else None
+        )
+    elif found.unit == "days":
         level = number if display == "days" else None
     else:  # "2 times", "2x", a plain number: a ratio's or a count of days' own terms
         level = number if display in ("ratio", "days") else None
-    return None if level is None else (found["word"].lower(), level, written)
+    return None if level is None else (found.word, level, found.written)
 
 
 def threshold_verdict(
