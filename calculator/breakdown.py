@@ -78,6 +78,13 @@ class Breakdown:
         """The part's share of the total (a fraction)."""
         return part.value / self.total
 
+    def prior_share(self, part: Part) -> float | None:
+        """The part's share of the prior period's total (a fraction); None without a prior
+        value or where the prior total is not above zero."""
+        if part.prior is None or not self.prior_total or self.prior_total <= 0:
+            return None
+        return part.prior / self.prior_total
+
     def change(self, part: Part) -> float | None:
         """The part's relative change from the prior period; None without a prior value or
         where the prior value is not above zero."""

@@ -139,11 +139,10 @@ def _share_moved(
     no share's direction or the prior period's total was not read."""
     asked = ask.asked
     moves = RISES.search(asked) or FALLS.search(asked)
-    if not (_ASKS_SHARE.search(asked) and moves) or part.prior is None:
+    prior_share = breakdown.prior_share(part)
+    if not (_ASKS_SHARE.search(asked) and moves) or prior_share is None:
         return None
-    if not breakdown.prior_total or breakdown.prior_total <= 0:
-        return None
-    before, now = part.prior / breakdown.prior_total * 100, breakdown.share(part) * 100
+    before, now = prior_share * 100, breakdown.share(part) * 100
     points = round(now, 1) - round(before, 1)
     word = direction_answer(asked, points != 0, points > 0, None)
     verb = "rose" if points > 0 else "fell" if points < 0 else "was unchanged"
