@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from calculator.result import Calculation
 from domain.cells import SliceRef
 from domain.periods import Period, read_periods, slice_period
 
@@ -28,3 +29,15 @@ def asked_period(question: str, ref: SliceRef) -> Period:
 def period_text(period: Period) -> str:
     """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
     return period.label + (" year to date" if period.to_date else "")
+
+
+def figure_when(calculation: Calculation, fixed_years: bool) -> str:
+    """When a figure's sentence says it was: ``in FY2023``, or ``from FY2020 to FY2022`` for
+    a figure over fixed years (a growth or a CAGR spans its flows' years; a ratio to an
+    average balance does not)."""
+    when = f"in {period_text(calculation.period)}"
+    read = [f for f in calculation.inputs if f.duration != "instant"] or calculation.inputs
+    spans = sorted({Period(f.fy, f.fq) for f in read}, key=lambda p: (p.fy, p.fq or 0))
+    if fixed_years and len(spans) > 1 and not calculation.period.to_date:
+        when = f"from {spans[0].label} to {spans[-1].label}"
+    return when

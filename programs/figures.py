@@ -42,8 +42,9 @@ from programs.comparisons import (
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_formulas import formula_asked, formula_inputs, names_fixed_years
-from programs.figure_periods import asked_period, period_text
+from programs.figure_periods import asked_period, figure_when, period_text
 from programs.figure_questions import asks_to_choose, outside_the_statements
+from programs.figure_verdicts import settled_verdict
 from programs.inapplicable import (
     deficit_reason,
     inapplicable_probe,
@@ -55,8 +56,7 @@ from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
 from programs.share_asks import share_base, share_sentence, without_share_ask
-from programs.threshold_verdicts import threshold_verdict
-from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
+from programs.verdicts import benchmark_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
@@ -64,10 +64,6 @@ from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 
 FactSource = Callable[[SliceRef], Sequence[Fact]]
-
-
-def _in_order(period: Period) -> tuple[int, int]:
-    return period.fy, period.fq or 0
 
 
 @dataclass(frozen=True)
@@ -133,7 +129,11 @@ class Figures:
             choice = replace(choice, period=period)
         if choice is not None and (computed := self._calculated(choice, ref)):
             return computed
-        # else the line it names by its printed label (Oracle prints depreciation alone)
+        return self._labelled(question, ref, period)
+
+    def _labelled(self, question: str, ref: SliceRef, period: Period) -> Computed | None:
+        """The line ``question`` names by its printed label, where the formula its words
+        name has no inputs in the slice (Oracle prints depreciation apart from amortisation)."""
         try:
             line = line_choice(question, self.facts(ref), period)
         except Exception:  # as in _calculated
@@ -287,7 +287,8 @@ class Figures:
         )
         if choice is None or single_item(choice.formula) is None:
             return None
-        return self._calculated(replace(choice, period=period), ref)
+        calculated = self._calculated(replace(choice, period=period), ref)
+        return calculated or self._labelled(f"What was {text}?", ref, period)
 
     def _concept(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item named by ``text``, read from the slice's facts (a metric is no
@@ -410,24 +411,18 @@ class Figures:
         marker = render_marker([numbers[uid] for uid in dict.fromkeys(calculation.citations)])
         value = computed.value_text
         printed = calculation.printed_as()
-        when = f"in {period_text(calculation.period)}"
-        # a growth or a CAGR spans its flows' years; a ratio to an average balance does not
-        read = [f for f in calculation.inputs if f.duration != "instant"] or calculation.inputs
-        spans = sorted({Period(f.fy, f.fq) for f in read}, key=_in_order)
-        if names_fixed_years(computed.choice) and len(spans) > 1 and not calculation.period.to_date:
-            when = f"from {spans[0].label} to {spans[-1].label}"
+        when = figure_when(calculation, names_fixed_years(computed.choice))
         sentence = f"{calculation.title}{printed} {when} was {value}{marker}."
-        sector = self.sector(ref.ticker)
-        display = computed.choice.presentation.display
         verdict = verdict or (
             judged
-            and (
-                benchmark_verdict(question, calculation.title, calculation.value, value)
-                or threshold_verdict(question, calculation.title, calculation.value, value, display)
-                or change_verdict(question, calculation.title, calculation.value, value, sector)
-                or presence_verdict(
-                    question, computed.choice.formula, calculation.title, calculation.value, value
-                )
+            and settled_verdict(
+                question,
+                computed.choice.formula,
+                calculation.title,
+                calculation.value,
+                value,
+                computed.choice.presentation.display,
+                self.sector(ref.ticker),
             )
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first

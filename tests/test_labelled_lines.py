@@ -87,3 +87,21 @@ def test_a_figure_whose_formula_has_no_inputs_here_is_read_by_its_label():
     assert answer is not None
     assert answer[0].body.startswith("Depreciation in FY2021 was $2,526 million¹")
     assert Figures(lambda ref: FACTS).answer("What was Contoso's depreciation?", CONTOSO) is None
+
+
+def test_a_comparison_reads_a_figure_by_its_label_when_its_formula_has_no_inputs():
+    """"Was Oracle's capex larger than its depreciation?" went to the agents: the
+    comparison read "depreciation" as depreciation and amortisation alone; its printed
+    line answers, as it does for the figure asked by itself."""
+    facts = [
+        *FACTS,
+        fact("capex", 2021, -8_695e6, statement="cash_flow", label="Capital expenditures"),
+        fact(None, 2021, 2_526e6, statement="cash_flow", label="Depreciation"),
+    ]
+    question = "Was Contoso's capex larger than its depreciation in FY2021?"
+    answer = Figures(lambda ref: facts).answer(question, CONTOSO)
+    assert answer is not None
+    assert answer[0].body.startswith(
+        "Yes: capital expenditure of $8,695 million exceeded depreciation of $2,526 million"
+    )
+    assert Figures(lambda ref: facts[:-1]).answer(question, CONTOSO) is None

@@ -1,0 +1,26 @@
+"""The yes/no a figure computed by code settles, tried in one order.
+
+A question that asks "is it healthy?", "is it above 10?", "did it grow?" or "did it pay
+one?" about a figure code computed is answered by code, first: a shared benchmark, a
+level the question names, the direction of a change, and whether the statements print
+the item at all. The first that reads the question decides; none: the judgement stays the
+model's.
+"""
+
+from __future__ import annotations
+
+from programs.threshold_verdicts import threshold_verdict
+from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
+
+
+def settled_verdict(
+    question: str, formula: str, title: str, value: float, text: str, display: str, sector: str
+) -> str | None:
+    """The verdict sentence (no citation marks) the figure ``title`` (its ``value``, written
+    ``text``; computed by ``formula``, shown as ``display``) gives ``question``, or None."""
+    return (
+        benchmark_verdict(question, title, value, text)
+        or threshold_verdict(question, title, value, text, display)
+        or change_verdict(question, title, value, text, sector)
+        or presence_verdict(question, formula, title, value, text)
+    )
