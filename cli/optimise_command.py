@@ -32,7 +32,7 @@ def _stop_as_interrupt(signum: int, frame: object) -> None:
 
 def optimise_command(
     optimiser: Annotated[
-        str, typer.Option(help="labelled, traced, bootstrap, mipro, gepa or simba")
+        str, typer.Option(help="labelled, traced, pick, bootstrap, mipro, gepa or simba")
     ] = "bootstrap",
     set_name: SetOption = "financebench",
     target: Annotated[
@@ -50,7 +50,7 @@ def optimise_command(
         typer.Option(
             min=1,
             max=8,
-            help="demos per agent (bootstrap, labelled, traced); default: the budget's",
+            help="demos per agent (bootstrap, labelled, traced, pick); default: the budget's",
         ),
     ] = None,
     name: Annotated[
@@ -81,7 +81,8 @@ def optimise_command(
     from evaluation.optimisers import OptimiserSpec
     from evaluation.tasks import task_for
     from runs.errors import BadRunRequest
-    from runs.optimisation import Optimisation, optimise_program
+    from runs.optimisation import optimise_program
+    from runs.optimisation_job import Optimisation
 
     try:
         task = task_for(set_name)

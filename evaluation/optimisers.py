@@ -7,6 +7,9 @@
 * ``traced``: few-shot demos for the answer step made of the evidence the shipped
   program's own search found on train questions and their gold answers, cited to the block
   that holds the gold page (``evaluation.traced_demos``; resumable), the budget's count.
+* ``pick``: few-shot demos for the researcher's pick step (which of the first search's
+  passages the answer step reads first), from the same traced train runs and the hit
+  number of the block on a gold evidence page (``evaluation.pick_demos``; resumable).
 * ``bootstrap``: few-shot demos from the program's own runs on train that passed
   (``evaluation.trace_demos``: right answer citing a gold page; resumable); the budget is
   the demos per predictor and the train runs spent finding them (``light`` 2 and 20,
@@ -27,7 +30,7 @@ from typing import Any
 
 import dspy
 
-OPTIMISERS = ("bootstrap", "labelled", "traced", "mipro", "gepa", "simba")
+OPTIMISERS = ("bootstrap", "labelled", "traced", "pick", "mipro", "gepa", "simba")
 BUDGETS = ("light", "medium", "heavy")
 
 _DEMOS = {"light": 2, "medium": 3, "heavy": 4}
@@ -69,7 +72,7 @@ def compile_program(
     if not train:
         raise ValueError("the train split is empty: nothing to compile on")
     demos = spec.max_demos
-    if spec.name in ("bootstrap", "labelled", "traced"):
+    if spec.name in ("bootstrap", "labelled", "traced", "pick"):
         raise ValueError(f"{spec.name} compiles with its own demos module, not here")
     if spec.name == "mipro":
         optimiser = dspy.MIPROv2(

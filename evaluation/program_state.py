@@ -83,8 +83,10 @@ def save_program(program: dspy.Module, path: Path) -> None:
 def load_program(program: dspy.Module, path: Path) -> dspy.Module:
     """Load compiled state from ``optimised/NAME`` or its ``program.json`` into ``program``.
 
-    Raises ``ValueError`` with a readable reason when the file is missing or was saved by
-    a program with other predictors.
+    A predictor added to the program after the file was saved keeps its shipped state (a
+    program compiled before ``researcher.pick`` existed still loads, and that step stays
+    as shipped). Raises ``ValueError`` with a readable reason when the file is missing or
+    holds a predictor the program does not have (one renamed or removed), naming them.
     """
     file = path / "program.json" if path.is_dir() else path
     if not file.exists():
@@ -93,17 +95,19 @@ def load_program(program: dspy.Module, path: Path) -> dspy.Module:
         state = json.loads(file.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"{file} is not a saved program: {exc}") from None
-    expected = {name for name, _ in program.named_predictors()}
+    predictors = dict(program.named_predictors())
     saved = {k for k in state if k != "metadata"}
-    if saved != expected:
-        missing, extra = sorted(expected - saved), sorted(saved - expected)
+    if extra := sorted(saved - set(predictors)):
+        missing = sorted(set(predictors) - saved)
         raise ValueError(
             f"{file} does not fit this version of the program"
             + (f"; missing predictors: {', '.join(missing)}" if missing else "")
-            + (f"; unknown predictors: {', '.join(extra)}" if extra else "")
+            + f"; unknown predictors: {', '.join(extra)}"
         )
+    for name in set(predictors) - saved:  # added since: as shipped
+        state[name] = predictors[name].dump_state()
     try:
-        program.load(str(file))
+        program.load_state(state)
     except Exception as exc:  # DSPy raises several types for state that does not fit
         raise ValueError(f"{file} does not fit this version of the program: {exc}") from None
     return program

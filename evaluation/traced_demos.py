@@ -69,6 +69,33 @@ def first_call(
     return None, f"{name} was not called", seconds
 
 
+def traced_answer_steps(
+    program: dspy.Module,
+    train: Sequence[Any],
+    ledger_path: Path,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[tuple[Any, dict[str, Any]]]:
+    """Each train judgement question, in a seeded order, with its ledger row: the answer
+    step's first inputs as ``program`` made them (``inputs``, None when it was not called),
+    why, and the run's seconds. A row already in the ledger is read back, not run again."""
+    order = [e for e in train if str(field_of(e, "question_type") or "") in JUDGEMENT_TYPES]
+    random.Random(seed).shuffle(order)
+    ledger = Ledger(ledger_path)
+    rows = []
+    for i, example in enumerate(order, 1):
+        key = example_id(example)
+        row = ledger.get(key)
+        if row is None:
+            inputs, reason, seconds = first_call(program, example, ANSWER_STEP)
+            row = {"id": key, "inputs": inputs, "reason": reason, "seconds": round(seconds, 1)}
+            ledger.add(row)
+        rows.append((example, row))
+        if progress is not None:
+            progress(i, len(order))
+    return rows
+
+
 def evidence_blocks(evidence: str) -> list[tuple[int, str, int, str]]:
     """The evidence's page blocks as ``(hit number, document label, page, text)``."""
     blocks = []
@@ -118,25 +145,14 @@ def traced_demos(
     again), then the demos are chosen: one per company, those whose gold block is not the
     first block first, the rest in a seeded order. ``searcher`` reads the gold pages.
     """
-    order = [e for e in train if str(field_of(e, "question_type") or "") in JUDGEMENT_TYPES]
-    random.Random(seed).shuffle(order)
-    ledger = Ledger(ledger_path)
     candidates: list[tuple[Any, dict[str, Any]]] = []
-    for i, example in enumerate(order, 1):
-        key = example_id(example)
-        row = ledger.get(key)
-        if row is None:
-            inputs, reason, seconds = first_call(program, example, ANSWER_STEP)
-            row = {"id": key, "inputs": inputs, "reason": reason, "seconds": round(seconds, 1)}
-            ledger.add(row)
+    for example, row in traced_answer_steps(program, train, ledger_path, seed, progress):
         gold = str(field_of(example, "answer") or "").strip()
         uids = [str(u) for u in field_of(example, "evidence_uids") or []]
         if row.get("inputs") and gold and uids:
             pages = searcher.pages_by_uid(uids)
             if pages and (demo := traced_demo(row["inputs"], gold, pages)):
-                candidates.append((pages[0].ticker, {**demo, "_id": key}))
-        if progress is not None:
-            progress(i, len(order))
+                candidates.append((pages[0].ticker, {**demo, "_id": row["id"]}))
     candidates.sort(key=lambda c: _first_mark(c[1]["answer_markdown"]) == 1)  # stable
     demos, sources, companies = [], [], set()
     for ticker, demo in candidates:

@@ -2,11 +2,13 @@
 number tools (``wissen_statement_facts``, ``wissen_calculate``), all locked to one slice.
 
 ``dspy.ReAct`` gives the loop an optimiser understands (``react`` picks the next search,
-``extract`` writes the answer) and traces cleanly, but it binds its tools at construction.
-Slices and probes run concurrently, each with its own slice-locked tool, so this subclass
-builds the prompt once from a prototype tool (same name, arguments and description) and
-takes the real tool per call. A per-turn search budget is enforced in code: the model is
-told when it is spent, and the loop ends after at most ``max_searches`` tool steps.
+``extract`` writes the answer; ``pick``, once compiled, chooses which passage of the first
+search it reads first: :mod:`programs.passage_pick`) and traces cleanly, but it binds its
+tools at construction. Slices and probes run concurrently, each with its own slice-locked
+tool, so this subclass builds the prompt once from a prototype tool (same name, arguments
+and description) and takes the real tool per call. A per-turn search budget is enforced
+in code: the model is told when it is spent, and the loop ends after at most
+``max_searches`` tool steps.
 
 The first step is code's: a search for the probe question (in later rounds, the query the
 probe loop made of the reviewer's follow-up, or the next pages of the same search after a
@@ -49,9 +51,10 @@ from calculator.tools import FactTools
 from lm.dspy_internals import AdapterParseError, ContextWindowExceededError, react_step
 from lm.faults import UnusableOutput
 from programs.observations import Mark, evidence_view, trajectory_view
+from programs.passage_pick import put_first
 from programs.web_sources import ProbeWebTools, offered_tools, prototypes
 from retrieval.search.tools import EquitySearchTool
-from signatures.researcher import AnswerProbeFromEvidence, ResearchProbe
+from signatures.researcher import AnswerProbeFromEvidence, PickAnsweringPassage, ResearchProbe
 from websources.settings import WebSettings
 
 logger = logging.getLogger(__name__)
@@ -103,6 +106,9 @@ class Researcher(dspy.ReAct):
         # trajectory (a small model pastes that back), and with no reasoning field first (a
         # small model puts its prose there and leaves only the Sources for the answer).
         self.extract = dspy.Predict(AnswerProbeFromEvidence)
+        # Which first-search passage the answer step reads first: runs only once compiled
+        # (with demos); with none the search's order stands (programs.passage_pick).
+        self.pick = dspy.Predict(PickAnsweringPassage)
         self.max_searches = max_searches
         self.max_page_reads = max_page_reads
         self.keep_whole = keep_whole
@@ -212,6 +218,24 @@ class Researcher(dspy.ReAct):
                     logger.warning("ending the research trajectory after %d tool errors", errors)
                     return
 
+    def _pick_first(
+        self, trajectory: dict[str, Any], tool: EquitySearchTool, input_args: dict[str, Any]
+    ) -> None:
+        """Show the first search's passage the compiled pick step chooses first, behind
+        ``[1]`` (:func:`programs.passage_pick.put_first`); an unreadable choice keeps the
+        search's order."""
+        observation = trajectory.get("observation_0")
+        if not isinstance(observation, list) or len(observation) < 2:
+            return
+        question = str(input_args.get("probe_question") or input_args.get("question") or "")
+        try:
+            chosen = self.pick(question=question, evidence=evidence_view(trajectory, tool.mark))
+            number = int(chosen.answering_passage)
+        except (AdapterParseError, ValueError, TypeError, UnusableOutput) as err:
+            logger.warning("keeping the search's order: unreadable pick: %s", err)
+            return
+        trajectory["observation_0"] = put_first(observation, tool, number)
+
     def forward(
         self,
         tool: EquitySearchTool | None = None,
@@ -235,6 +259,8 @@ class Researcher(dspy.ReAct):
                 {"formula": str(observation.get("formula", ""))},
                 observation,
             )
+        if self.pick.demos and _first_draft(input_args):
+            self._pick_first(trajectory, tool, input_args)
         if not (self.answer_first and _first_draft(input_args)):
             # The loop's tools: the same search (its budget counts the first search too).
             tools = {

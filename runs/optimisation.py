@@ -18,64 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import functools
-import hashlib
 import os
 import shutil
-import subprocess
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runs.demo_compiles import DEMO_COMPILES
 from runs.errors import BadRunRequest
+from runs.optimisation_job import Optimisation, Say
 from runs.tracking import log_outcome, program_version, tracked_run
-
-Say = Callable[[str], None]
-
-
-@dataclass
-class Optimisation:
-    """What to compile: the task and its splits, the program, the models, where it goes."""
-
-    task: Any
-    spec: Any  # evaluation.optimisers.OptimiserSpec
-    set_name: str
-    target: str
-    name: str
-    folder: Path
-    research: Any
-    splits: dict[str, list]
-    model: Any  # lm.run_models.RunModels
-    proposer: Any = None
-    reflection_lm: str | None = None
-    track: bool = True
-
-    @property
-    def work(self) -> Path:
-        """Where the ledgers of this compile live until (and after) it finishes."""
-        return self.folder.parent / ".work" / self.name
-
-    @functools.cached_property
-    def commit(self) -> str:
-        """The code's commit, asked of git once per compile."""
-        return _git_commit()
-
-    @functools.cached_property
-    def fingerprint(self) -> str:
-        """What else a ledger's rows depend on besides the prompts: the code, the model, the
-        evalset and the run bounds. Rows from another commit or model are never reused."""
-        settings = self.research.settings
-        parts = [
-            self.commit,
-            self.model.description,
-            self.set_name,
-            settings.max_probes,
-            settings.max_rounds,
-        ]
-        return hashlib.sha256(repr(parts).encode()).hexdigest()[:8]
 
 
 @dataclass
@@ -89,20 +43,6 @@ class OptimisationOutcome:
     selected: str
     folder: Path
     beats_shipped_on_test: bool = False
-
-
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            cwd=Path(__file__).resolve().parents[1],
-        )
-        return out.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def _evaluate_child(
@@ -183,8 +123,9 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
 
     ``bootstrap`` is :mod:`evaluation.trace_demos` (demos from passing runs only, resumable),
     ``labelled`` :mod:`evaluation.labelled_demos` (demos from gold answers, no runs),
-    ``traced`` :mod:`evaluation.traced_demos` (gold answers on the program's own evidence); the
-    other optimisers are DSPy's, compiled in one go.
+    ``traced`` :mod:`evaluation.traced_demos` (gold answers on the program's own evidence),
+    ``pick`` :mod:`evaluation.pick_demos` (which first-search passage answers); the other
+    optimisers are DSPy's, compiled in one go.
     """
     from evaluation.optimisers import compile_program
     from evaluation.trace_demos import attach_demos, bootstrap_demos
@@ -194,10 +135,8 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
         raise BadRunRequest("the train split is empty: nothing to compile on")
     what = f"{', '.join(names)} with {spec.name} ({spec.budget})"
     say(f"compiling {what} on {len(train)} train example(s)")
-    if spec.name == "labelled":
-        return _labelled(job, student, names, say)
-    if spec.name == "traced":
-        return _traced(job, student, names, say)
+    if spec.name in DEMO_COMPILES:
+        return DEMO_COMPILES[spec.name](job, student, names, say)
     if spec.name != "bootstrap":
         compiled = compile_program(
             spec, student, train, job.splits["dev"], job.task.metric, job.task.feedback_metric,
@@ -217,52 +156,6 @@ def _compile(job: Optimisation, student: Any, names: list[str], say: Say) -> tup
     )
     attached = attach_demos(student, pool)
     say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} passing run(s)")
-    return student, sources
-
-
-def _require_answer_step(names: list[str], optimiser: str) -> None:
-    """The demo optimisers write the answer step's demos: the target must include it."""
-    from evaluation.labelled_demos import ANSWER_STEP
-
-    if ANSWER_STEP not in names:
-        raise BadRunRequest(
-            f"the {optimiser} optimiser writes demos for {ANSWER_STEP}: choose --target "
-            "researcher (or answer)"
-        )
-
-
-def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
-    """The student with answer-step demos written from train's gold answers."""
-    from evaluation.labelled_demos import labelled_demos
-    from evaluation.trace_demos import attach_demos
-
-    _require_answer_step(names, "labelled")
-    spec = job.spec
-    pool, sources = labelled_demos(
-        job.splits["train"], job.research.searcher, spec.max_demos, spec.seed
-    )
-    attached = attach_demos(student, pool)
-    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} gold answer(s)")
-    return student, sources
-
-
-def _traced(job: Optimisation, student: Any, names: list[str], say: Say) -> tuple[Any, list[str]]:
-    """The student with answer-step demos made of its own train evidence and gold answers."""
-    from evaluation.trace_demos import attach_demos
-    from evaluation.traced_demos import traced_demos
-
-    _require_answer_step(names, "traced")
-    pool, sources = traced_demos(
-        student,
-        job.splits["train"],
-        job.research.searcher,
-        job.work / f"traced-runs-{job.fingerprint}.jsonl",
-        max_demos=job.spec.max_demos,
-        seed=job.spec.seed,
-        progress=lambda done, total: say(f"train run {done}/{total}") if done % 5 == 0 else None,
-    )
-    attached = attach_demos(student, pool)
-    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} traced run(s)")
     return student, sources
 
 

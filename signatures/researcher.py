@@ -4,7 +4,9 @@ The Researcher runs as a tool loop (``programs.researcher``) over ``wissen_equit
 locked to the slice: :class:`ResearchProbe` briefs the loop's steps, and
 :class:`AnswerProbeFromEvidence` writes the answer from what the steps found. Both carry
 the citation protocol as an analyst would be briefed on it: cite a page by its hit number,
-and code writes the Sources (``citations.hit_numbers``).
+and code writes the Sources (``citations.hit_numbers``). :class:`PickAnsweringPassage`
+chooses which of the first search's passages the answer step reads first, once compiled
+(``programs.passage_pick``).
 """
 
 from __future__ import annotations
@@ -87,3 +89,19 @@ AnswerProbeFromEvidence = ResearchProbe.append(
     ),
     type_=str,
 ).with_instructions(_ANSWER_FROM_EVIDENCE)
+
+
+class PickAnsweringPassage(dspy.Signature):
+    """Say which numbered filing passage states the answer to the question.
+
+    The passages are a search's best pages, each behind its hit number, e.g. `[2]`. Read
+    them all: the first is often, not always, the one that answers. Give the hit number of
+    the passage that states what the question asks (the figure, the reason, the name), or
+    0 when none of them states it.
+    """
+
+    question: str = dspy.InputField(desc="the question the passages should answer")
+    evidence: str = dspy.InputField(desc="the passages, each behind its hit number")
+    answering_passage: int = dspy.OutputField(
+        desc="the hit number of the passage that states the answer, or 0"
+    )

@@ -76,6 +76,7 @@ def agent_of(outputs: list[str]) -> str:
     for field, agent in [
         ("next_tool_name", "researcher.react"),
         ("answer_markdown", "researcher.extract"),
+        ("answering_passage", "researcher.pick"),
         ("fiscal_years", "planner.extract_facets"),
         ("ticker", "planner.equity_to_ticker"),
         ("probes", "probes"),
@@ -278,6 +279,11 @@ class ScriptedLM(dspy.LM):
             "next_tool_name": "finish",
             "next_tool_args": {},
         }
+
+    def _researcher_pick(self, inputs):
+        """The last passage shown: a choice the search's order would not make."""
+        hits = hits_in(inputs.get("evidence", ""))
+        return {"answering_passage": int(hits[-1]["n"]) if hits else 0}
 
     def _researcher_extract(self, inputs):
         hits = hits_in(inputs.get("evidence") or inputs.get("trajectory", ""))

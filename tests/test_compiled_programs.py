@@ -90,6 +90,20 @@ def test_a_renamed_predictor_fails_by_name(tmp_path, sample_store_path):
         load_program(research, tmp_path / "program.json")
 
 
+def test_a_predictor_added_since_the_save_keeps_its_shipped_state(tmp_path, sample_store_path):
+    _, research = prepare_research(sample_store_path, SHIPPED)
+    dict(research.named_predictors())["reviewer.review"].demos = [
+        dspy.Example(question="q", draft="d", done=True, augmented=True)
+    ]
+    save_program(research, tmp_path / "program.json")
+    state = json.loads((tmp_path / "program.json").read_text())
+    del state["researcher.pick"]  # saved before the pick step existed
+    (tmp_path / "program.json").write_text(json.dumps(state))
+    _, fresh = prepare_research(sample_store_path, SHIPPED)
+    loaded = dict(load_program(fresh, tmp_path / "program.json").named_predictors())
+    assert len(loaded["reviewer.review"].demos) == 1 and loaded["researcher.pick"].demos == []
+
+
 @pytest.mark.parametrize("path", COMMITTED, ids=[p.parent.name for p in COMMITTED])
 def test_committed_programs_fit_todays_research_program(path, sample_store_path):
     _, research = prepare_research(sample_store_path, SHIPPED)

@@ -90,7 +90,7 @@ def test_a_figure_whose_formula_has_no_inputs_here_is_read_by_its_label():
 
 
 def test_a_comparison_reads_a_figure_by_its_label_when_its_formula_has_no_inputs():
-    """"Was Oracle's capex larger than its depreciation?" went to the agents: the
+    """ "Was Oracle's capex larger than its depreciation?" went to the agents: the
     comparison read "depreciation" as depreciation and amortisation alone; its printed
     line answers, as it does for the figure asked by itself."""
     facts = [
