@@ -105,3 +105,57 @@ def test_demos_alternate_past_the_first_hit_and_keeping_it_one_per_company():
     pool = [candidate("A", 1), candidate("B", 3), candidate("B", 1), candidate("C", 2)]
     chosen = _alternating(pool, 3)
     assert [d["_id"] for d in chosen] == ["B3", "A1", "C2"]
+
+
+def test_pick_demos_come_from_traced_runs_one_per_company_and_resume_from_the_ledger(tmp_path):
+    from evaluation.pick_demos import PICK_STEP, pick_demos
+    from tests.test_labelled_demos import _page
+    from tests.test_traced_demos import (
+        WORKING_CAPITAL,
+        FakeSearcher,
+        TracedProgram,
+        _block,
+        _evidence,
+        _example,
+    )
+
+    acme, acme2, beta = (
+        _page(t, i, WORKING_CAPITAL) for t, i in [("ACME", 59), ("ACME", 60), ("BETA", 9)]
+    )
+    other = _page("ACME", 3, "Risk factors and outlook.")
+    first = "\n\n".join([_block(1, beta, WORKING_CAPITAL), _block(2, other, "Outlook.")])
+    evidence = {"a1": _evidence(acme, other), "a2": _evidence(acme2, other), "b1": first, "m1": ""}
+    train = [
+        _example("a1", "a1", acme),
+        _example("a2", "a2", acme2),  # a second ACME question: one demo per company
+        _example("b1", "b1", beta),
+        _example("m1", "m1", beta, question_type="metrics-generated"),  # answered by code
+    ]
+    searcher, ledger = FakeSearcher([acme, acme2, beta, other]), tmp_path / "traced.jsonl"
+    program = TracedProgram(evidence)
+
+    pool, sources = pick_demos(program, train, searcher, ledger, max_demos=3, seed=7)
+
+    assert sorted(program.runs) == ["a1", "a2", "b1"]
+    demos = pool[PICK_STEP]
+    assert [d["answering_passage"] for d in demos] == [2, 1] and sources[1] == "b1"
+    assert demos[0]["evidence"] == evidence[sources[0]]  # the evidence exactly as read
+    again = TracedProgram(evidence)
+    assert pick_demos(again, train, searcher, ledger, max_demos=3, seed=7) == (pool, sources)
+    assert again.runs == []
+
+
+def test_the_pick_optimiser_needs_the_pick_step_in_the_target(
+    wissen_home, sample_store_path, tmp_path
+):
+    from typer.testing import CliRunner
+
+    from cli.app import app
+
+    result = CliRunner().invoke(
+        app,
+        ["optimise", "--optimiser", "pick", "--set", "planner", "--target", "planner",
+         "--out-dir", str(tmp_path), "--store", str(sample_store_path), "--no-track"],
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "researcher.pick" in result.output and "Traceback" not in result.output
