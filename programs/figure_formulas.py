@@ -7,13 +7,17 @@ title names with the question's, with no slice at hand.
 
 from __future__ import annotations
 
-from calculator.choice import FormulaChoice, choose_formula, normalise
+import re
+from dataclasses import replace
+
+from calculator.choice import FormulaChoice, choose_formula, normalise, single_item
 from calculator.concepts import CONCEPTS
 from calculator.definitions import metric_formulas
 from calculator.errors import CalculationError
 from calculator.expressions import Reference, parse_formula, references
 from calculator.phrases import compiled
 from domain.periods import MIN_FY, Period
+from textnorm.casing import lower_first
 
 
 def formula_asked(question: str, period: Period) -> FormulaChoice | None:
@@ -24,6 +28,42 @@ def formula_asked(question: str, period: Period) -> FormulaChoice | None:
         if isinstance(choice, FormulaChoice):
             return choice
     return None
+
+
+#: Where a list of figures splits: "capex and dividends", "capex, dividends and buybacks".
+_JOINED = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|plus|&)\s+")
+
+
+def _one_size(text: str, period: Period) -> FormulaChoice | None:
+    """One line item or metric named by ``text``, as a question asks its size (an amount
+    paid is named in the plural: "dividends")."""
+    for asked in (f"What was {text}?", f"What was {text}s?"):
+        choice = formula_asked(asked, period)
+        if choice is not None and single_item(choice.formula) is not None:
+            return replace(choice, period=period)
+    return None
+
+
+def size_asked(text: str, period: Period) -> FormulaChoice | None:
+    """The formula for the size of what ``text`` names: one line item or metric, or the sum
+    of several it lists ("capex and dividends") when no one figure stands for them all.
+    The phrases read "capex and dividends" as capex alone, and a cover question answered
+    on it left the dividends out; "dividends and share buybacks" is one figure of its own
+    (cash returned to shareholders), and stays one. None when a listed figure cannot be
+    read."""
+    whole = _one_size(text, period)
+    parts = [part for part in _JOINED.split(text) if part.strip()]
+    if len(parts) < 2 or whole is None:
+        return whole
+    each = [_one_size(part, period) for part in parts]
+    if whole.formula not in {c.formula for c in each if c is not None}:
+        return whole  # a figure of its own
+    if any(c is None for c in each) or len({c.formula for c in each if c}) < len(each):
+        return None
+    listed = [c for c in each if c is not None]
+    names = [listed[0].title, *(lower_first(c.title) for c in listed[1:])]
+    title = f"{', '.join(names[:-1])} and {names[-1]}"
+    return replace(whole, formula=" + ".join(c.formula for c in listed), title=title)
 
 
 def figures_named(text: str) -> frozenset[str]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from calculator.answers import format_value
-from calculator.choice import FormulaChoice, single_item
+from calculator.choice import FormulaChoice
 from calculator.concepts import CONCEPTS
 from calculator.errors import CalculationError
 from calculator.evaluation import calculate
@@ -41,7 +41,12 @@ from programs.comparisons import (
     read_cover,
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
-from programs.figure_formulas import formula_asked, formula_inputs, names_fixed_years
+from programs.figure_formulas import (
+    formula_asked,
+    formula_inputs,
+    names_fixed_years,
+    size_asked,
+)
 from programs.figure_periods import asked_period, figure_when, period_text
 from programs.figure_questions import asks_to_choose, outside_the_statements
 from programs.figure_verdicts import settled_verdict
@@ -281,13 +286,10 @@ class Figures:
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
         outflow's ``abs(...)``), read from the slice's facts."""
-        # "Is its dividend covered …?": an amount paid is named in the plural
-        choice = formula_asked(f"What was {text}?", period) or formula_asked(
-            f"What was {text}s?", period
-        )
-        if choice is None or single_item(choice.formula) is None:
+        choice = size_asked(text, period)  # "capex and dividends": their sum
+        if choice is None:
             return None
-        calculated = self._calculated(replace(choice, period=period), ref)
+        calculated = self._calculated(choice, ref)
         return calculated or self._labelled(f"What was {text}?", ref, period)
 
     def _concept(self, text: str, ref: SliceRef, period: Period) -> Computed | None:

@@ -146,3 +146,38 @@ def test_more_exactly_when_the_first_is_the_larger(first, second):
     paid, spent = _Figure("Dividends", -first, year), _Figure("Buybacks", -second, year)
     answer, _ = cover_answer(paid, f"${first}", spent, f"${second}", "more")  # type: ignore[arg-type]
     assert answer.body.startswith("Yes:" if first > second else "No:")
+
+
+def test_a_list_of_figures_is_covered_by_their_sum(figures):
+    """A cover question of "capex and dividends" was answered on capex alone:
+    the phrases read "capex and dividends" as capex."""
+    capex = "Did 3M's operating cash flow cover its capital expenditure in FY2018?"
+    dividends = "Is 3M's dividend covered by its operating cash flow in FY2018?"
+    both = "Did 3M's operating cash flow cover its capex and dividends in FY2018?"
+    amounts = [
+        figures.cover(question, MMM_2018)[1].calculation.value for question in (capex, dividends)
+    ]
+    _, use, _ = figures.cover(both, MMM_2018)
+    assert use.calculation.value == pytest.approx(sum(amounts))
+    answer, _ = figures.answer(both, MMM_2018)
+    assert "covered capital expenditure and dividends paid of $" in answer.body
+
+
+@pytest.mark.parametrize(
+    ("text", "formula"),
+    [
+        ("capex and dividends", "abs(capex) + abs(dividends_paid)"),
+        ("capex, dividends and buybacks", "abs(capex) + abs(dividends_paid) + abs(buybacks)"),
+        ("dividends and share buybacks", "shareholder_returns"),  # one figure of its own
+        ("research and development expense", "rnd"),  # "and" inside one line's name
+        ("selling, general and administrative expenses", "sga"),
+        ("property, plant and equipment", "ppe_net"),
+        ("capex", "abs(capex)"),
+        ("capex and its pet projects", None),  # a listed figure it cannot read
+    ],
+)
+def test_the_size_asked_of_a_list_is_the_sum_of_its_figures(text, formula):
+    from programs.figure_formulas import size_asked
+
+    choice = size_asked(text, Period(2018, 4))
+    assert (choice.formula if choice else None) == formula
