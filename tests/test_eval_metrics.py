@@ -117,8 +117,12 @@ def test_freezing_hides_other_agents_and_state_moves_by_name(tmp_path):
     assert load_program(_Two(), tmp_path / "p").planner.extract_facets.signature.instructions == (
         "Read carefully."
     )
-    with pytest.raises(ValueError, match=r"missing predictors: reviewer\.review"):
-        load_program(_Two(), _saved(tmp_path, planner_only))
+    # a predictor the file lacks keeps its shipped state; one the program lacks fails by name
+    loaded = load_program(_Two(), _saved(tmp_path, planner_only))
+    assert loaded.planner.extract_facets.signature.instructions == "Read carefully."
+    assert loaded.reviewer.review.signature.instructions == Reviewer().review.signature.instructions
+    with pytest.raises(ValueError, match=r"unknown predictors: reviewer\.review"):
+        load_program(PlannerProgram(SlicePlanner(sample_cells())), tmp_path / "p")
 
 
 def _saved(tmp_path, program):

@@ -235,7 +235,7 @@ def test_program_exposes_named_sub_modules_and_predictors(searcher):
     names = [name for name, _ in program.named_predictors()]
     assert names == [
         "planner.extract_facets", "planner.equity_to_ticker", "probes.generate",
-        "researcher.react", "researcher.extract", "reviewer.review",
+        "researcher.react", "researcher.extract", "researcher.pick", "reviewer.review",
         "synthesiser.synthesise", "composer.compose",
     ]  # fmt: skip
     assert "wissen_equity_search" in program.researcher.react.signature.instructions
