@@ -21,6 +21,7 @@ from programs.figure_choice import ChoiceQuestion
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
+from textnorm.listing import listed
 
 #: What follows a figure's name when the question goes on to its period ("in FY2022").
 _PERIOD_AFTER = r"\s+(?:in|for|during|as\s+of|at|over|through)\s+"
@@ -104,6 +105,15 @@ def millions(value: float) -> str:
     sentence states it."""
     sign = "-" if value < 0 else ""
     return f"{sign}${abs(value) / 1e6:,.0f} million"
+
+
+def summed_text(text: str, formula: str, calculation: Calculation) -> str:
+    """``text`` (a figure's amount as written) with its parts after it when the figure is a
+    sum of listed figures (:func:`programs.figure_formulas.size_asked`): "$25,549 million
+    ($10,708 million and $14,841 million)", so the reader sees what was added."""
+    if " + " not in formula or len(calculation.inputs) < 2:
+        return text
+    return f"{text} ({listed([millions(abs(fact.value)) for fact in calculation.inputs])})"
 
 
 def numbered_footnotes(

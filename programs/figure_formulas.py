@@ -18,6 +18,7 @@ from calculator.expressions import Reference, parse_formula, references
 from calculator.phrases import compiled
 from domain.periods import MIN_FY, Period
 from textnorm.casing import lower_first
+from textnorm.listing import listed
 
 
 def formula_asked(question: str, period: Period) -> FormulaChoice | None:
@@ -60,10 +61,9 @@ def size_asked(text: str, period: Period) -> FormulaChoice | None:
         return whole  # a figure of its own
     if any(c is None for c in each) or len({c.formula for c in each if c}) < len(each):
         return None
-    listed = [c for c in each if c is not None]
-    names = [listed[0].title, *(lower_first(c.title) for c in listed[1:])]
-    title = f"{', '.join(names[:-1])} and {names[-1]}"
-    return replace(whole, formula=" + ".join(c.formula for c in listed), title=title)
+    read = [c for c in each if c is not None]
+    title = listed([read[0].title, *(lower_first(c.title) for c in read[1:])])
+    return replace(whole, formula=" + ".join(c.formula for c in read), title=title)
 
 
 def figures_named(text: str) -> frozenset[str]:

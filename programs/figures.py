@@ -39,6 +39,7 @@ from programs.comparisons import (
     cover_answer,
     numbered_footnotes,
     read_cover,
+    summed_text,
 )
 from programs.figure_choice import ChoiceQuestion, read_choice
 from programs.figure_formulas import (
@@ -332,9 +333,10 @@ class Figures:
             return self._answer(question, ref, reported, verdict)
         if computed is None and (covered := self.cover(question, ref)):
             source, use, relation = covered
-            return cover_answer(
-                source.calculation, source.value_text, use.calculation, use.value_text, relation
-            )
+            texts = [
+                summed_text(c.value_text, c.choice.formula, c.calculation) for c in (source, use)
+            ]
+            return cover_answer(source.calculation, texts[0], use.calculation, texts[1], relation)
         if computed is None:
             chosen = self.choose(question, ref)
             if chosen is None:

@@ -160,7 +160,9 @@ def test_a_list_of_figures_is_covered_by_their_sum(figures):
     _, use, _ = figures.cover(both, MMM_2018)
     assert use.calculation.value == pytest.approx(sum(amounts))
     answer, _ = figures.answer(both, MMM_2018)
+    parts = " and ".join(f"${abs(a) / 1e6:,.0f} million" for a in amounts)
     assert "covered capital expenditure and dividends paid of $" in answer.body
+    assert f"million ({parts}) in FY2018¹" in answer.body  # what was added, shown
 
 
 @pytest.mark.parametrize(
@@ -181,3 +183,12 @@ def test_the_size_asked_of_a_list_is_the_sum_of_its_figures(text, formula):
 
     choice = size_asked(text, Period(2018, 4))
     assert (choice.formula if choice else None) == formula
+
+
+@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=3), min_size=1, max_size=5))
+def test_items_are_listed_with_and_before_the_last(items):
+    from textnorm.listing import listed
+
+    text = listed(items)
+    assert text.endswith(items[-1]) and text.count(" and ") >= min(1, len(items) - 1)
+    assert text.count(", ") == max(0, len(items) - 2)
