@@ -456,3 +456,40 @@ def test_a_balance_sheet_row_is_read_in_its_place():
     ]
     total = calculate("total_debt", facts, Period(fy=2022))
     assert total.value == 9_982e6 + 11_128e6 + 98_959e6
+
+
+def test_a_second_registrants_statements_give_no_facts():
+    """PG&E Corporation and its utility file one 10-K, each one's statements in turn: the
+    utility's "Common stock dividends paid" ($1,275 million, paid to its parent) had been
+    read as PG&E's dividends in a year PG&E Corporation paid none."""
+    rest = _CASH_FLOW_REST.removeprefix("Table of Contents\n" + _YEARS)
+    parent = "PG&E CORPORATION\n" + _CASH_FLOW_TOP
+    utility = "PACIFIC GAS AND ELECTRIC COMPANY\n" + _CASH_FLOW_TOP.replace("2,254", "3,831")
+    paid = rest.replace("Repurchases of common stock", "Common stock dividends paid")
+    facts = document_facts([_stored(61, parent + rest), _stored(70, utility), _stored(71, paid)])
+    assert {f.page_index for f in facts} == {61}  # the utility's page, and its run-on, left out
+    assert pick(facts, "cfo", 2022).value == 2_254e6
+    assert not [f for f in facts if f.concept == "dividends_paid"]
+    # one company's statements, its name above each, are all read
+    again = document_facts([_stored(61, parent + rest), _stored(62, parent.replace("2,254", "7"))])
+    assert {f.page_index for f in again} == {61, 62}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("PG&E CORPORATION\nCONSOLIDATED STATEMENTS OF INCOME\n", "pgecorporation"),
+        ("PG&E CORPORATION\n(DEBTOR-IN-POSSESSION)\nCONSOLIDATED BALANCE SHEETS\n",
+         "pgecorporationdebtorinpossession"),
+        ("Table of Contents\nNETFLIX, INC.\nCONSOLIDATED BALANCE SHEETS\n", "netflixinc"),
+        ("Exhibit 99.3\nCITYCENTER HOLDINGS, LLC\nCONSOLIDATED BALANCE SHEETS\n",
+         "citycenterholdingsllc"),
+        ("CONSOLIDATED BALANCE SHEETS\n(In millions)\n", ""),
+        ("The following table shows the gains of the Company's derivative instruments, "
+         "which the Company designated\nConsolidated Balance Sheets\n", ""),
+    ],
+)  # fmt: skip
+def test_the_company_a_statement_heading_names(text, name):
+    from retrieval.facts.extract import registrant
+
+    assert registrant(text) == name

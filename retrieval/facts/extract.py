@@ -103,6 +103,35 @@ def _supplemental(text: str) -> bool:
     return False
 
 
+#: A statement's heading block names a company: "PG&E CORPORATION", "Walmart Inc.".
+_ENTITY = re.compile(
+    r"\b(?:inc|corp|corporation|company|co|llc|ltd|plc|group|holdings|subsidiaries)\b\.?",
+    re.IGNORECASE,
+)
+_ENTITY_LINES = 3
+_NAME_CHARS = 60  # a company's name line; prose runs longer
+_RUNNING_HEAD = re.compile(r"^(?:table of contents|index|page \d+)$", re.IGNORECASE)
+
+
+def registrant(text: str) -> str:
+    """The company a statement page's heading names: the short lines just above its first
+    statement heading, from the first that is a company's name ("PG&E CORPORATION",
+    "(DEBTOR-IN-POSSESSION)"), letters and digits only ("pgecorporationdebtorinpossession");
+    "" when the page names none there (prose, a running head, nothing above the heading)."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()][:_HEAD_LINES]
+    at = next((i for i, line in enumerate(lines) if heading_statement(line)), 0)
+    above: list[str] = []
+    for line in reversed(lines[:at]):
+        if len(line) > _NAME_CHARS or _RUNNING_HEAD.match(line) or not re.search("[A-Za-z]", line):
+            break
+        above.insert(0, line)
+    above = above[-_ENTITY_LINES:]
+    start = next((i for i, line in enumerate(above) if _ENTITY.search(line)), None)
+    if start is None:
+        return ""
+    return re.sub(r"[^a-z0-9]", "", " ".join(above[start:]).lower())
+
+
 def _split_unlabelled_totals(rows: list[Row], width: int) -> list[Row]:
     """A row with twice the columns is a row then its section's total printed with no
     label (MGM Resorts' revenues): the second half becomes ``"<section> (total)"``."""
@@ -240,9 +269,16 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
     """The facts of a document's stored pages (each with its ``page_id``), in page order.
 
     A statement table whose page states no scale takes the scale the document's other
-    statement pages state most often.
+    statement pages state most often. A filing of two registrants (PG&E Corporation and its
+    utility, Pacific Gas and Electric Company, file one 10-K) prints each one's statements
+    in turn: a statement headed by another company than the one whose same statement came
+    first is the second registrant's, and gives no facts (nor does its continuation). Read
+    as the company's, the utility's "Common stock dividends paid" ($1,275 million, paid to
+    its parent) had been PG&E's dividends in FY2022, a year PG&E Corporation paid none.
     """
     by_page: dict[int, list[Fact]] = {}
+    owners: dict[str, str] = {}  # statement -> the company its first page names
+    others: set[int] = set()  # pages of a second registrant's statements
     scales: Counter[float] = Counter()
     unscaled: list[Page] = []
     ordered = sorted(pages, key=lambda p: p.page_index)
@@ -258,6 +294,11 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
             if {f.concept for f in going_on[0]} & _CLOSES[name]:  # it finishes it
                 facts, stated, missing = going_on
                 carried[page.page_index] = statement
+        if facts and page.page_index not in carried and (name := registrant(page.text)):
+            read = {fact.statement for fact in facts}
+            if any(owners.setdefault(statement, name) != name for statement in read):
+                facts, missing = [], False
+                others.add(page.page_index)
         by_page[page.page_index] = facts
         before = (page, facts)
         scales.update(stated)
