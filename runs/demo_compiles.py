@@ -15,23 +15,21 @@ from runs.optimisation_job import Optimisation, Say
 Compiled = tuple[Any, list[str]]
 
 
-def _require_answer_step(names: list[str], optimiser: str) -> None:
-    """The demo optimisers write the answer step's demos: the target must include it."""
-    from evaluation.labelled_demos import ANSWER_STEP
-
-    if ANSWER_STEP not in names:
+def _require(step: str, names: list[str], optimiser: str) -> None:
+    """A demo optimiser writes ``step``'s demos: the target must include it."""
+    if step not in names:
         raise BadRunRequest(
-            f"the {optimiser} optimiser writes demos for {ANSWER_STEP}: choose --target "
+            f"the {optimiser} optimiser writes demos for {step}: choose --target "
             "researcher (or answer)"
         )
 
 
 def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> Compiled:
     """The student with answer-step demos written from train's gold answers."""
-    from evaluation.labelled_demos import labelled_demos
+    from evaluation.labelled_demos import ANSWER_STEP, labelled_demos
     from evaluation.trace_demos import attach_demos
 
-    _require_answer_step(names, "labelled")
+    _require(ANSWER_STEP, names, "labelled")
     spec = job.spec
     pool, sources = labelled_demos(
         job.splits["train"], job.research.searcher, spec.max_demos, spec.seed
@@ -41,13 +39,12 @@ def _labelled(job: Optimisation, student: Any, names: list[str], say: Say) -> Co
     return student, sources
 
 
-def _traced(job: Optimisation, student: Any, names: list[str], say: Say) -> Compiled:
-    """The student with answer-step demos made of its own train evidence and gold answers."""
+def _from_traced_runs(job: Optimisation, student: Any, demos: Callable, say: Say) -> Compiled:
+    """The student with the demos ``demos`` makes of its own traced train runs (one ledger,
+    ``traced`` and ``pick`` alike, so the second compile replays the first's runs)."""
     from evaluation.trace_demos import attach_demos
-    from evaluation.traced_demos import traced_demos
 
-    _require_answer_step(names, "traced")
-    pool, sources = traced_demos(
+    pool, sources = demos(
         student,
         job.splits["train"],
         job.research.searcher,
@@ -59,30 +56,23 @@ def _traced(job: Optimisation, student: Any, names: list[str], say: Say) -> Comp
     attached = attach_demos(student, pool)
     say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} traced run(s)")
     return student, sources
+
+
+def _traced(job: Optimisation, student: Any, names: list[str], say: Say) -> Compiled:
+    """The student with answer-step demos made of its own train evidence and gold answers."""
+    from evaluation.labelled_demos import ANSWER_STEP
+    from evaluation.traced_demos import traced_demos
+
+    _require(ANSWER_STEP, names, "traced")
+    return _from_traced_runs(job, student, traced_demos, say)
 
 
 def _picked(job: Optimisation, student: Any, names: list[str], say: Say) -> Compiled:
     """The student with pick-step demos: train's first searches and their gold pages."""
     from evaluation.pick_demos import PICK_STEP, pick_demos
-    from evaluation.trace_demos import attach_demos
 
-    if PICK_STEP not in names:
-        raise BadRunRequest(
-            f"the pick optimiser writes demos for {PICK_STEP}: choose --target researcher "
-            "(or answer)"
-        )
-    pool, sources = pick_demos(
-        student,
-        job.splits["train"],
-        job.research.searcher,
-        job.work / f"traced-runs-{job.fingerprint}.jsonl",
-        max_demos=job.spec.max_demos,
-        seed=job.spec.seed,
-        progress=lambda done, total: say(f"train run {done}/{total}") if done % 5 == 0 else None,
-    )
-    attached = attach_demos(student, pool)
-    say(f"demos for {', '.join(attached) or 'no predictor'} from {len(sources)} traced run(s)")
-    return student, sources
+    _require(PICK_STEP, names, "pick")
+    return _from_traced_runs(job, student, pick_demos, say)
 
 
 DEMO_COMPILES: dict[str, Callable[[Optimisation, Any, list[str], Say], Compiled]] = {

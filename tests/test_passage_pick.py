@@ -109,29 +109,10 @@ def test_demos_alternate_past_the_first_hit_and_keeping_it_one_per_company():
 
 def test_pick_demos_come_from_traced_runs_one_per_company_and_resume_from_the_ledger(tmp_path):
     from evaluation.pick_demos import PICK_STEP, pick_demos
-    from tests.test_labelled_demos import _page
-    from tests.test_traced_demos import (
-        WORKING_CAPITAL,
-        FakeSearcher,
-        TracedProgram,
-        _block,
-        _evidence,
-        _example,
-    )
+    from tests.test_traced_demos import TracedProgram, two_companies_train
 
-    acme, acme2, beta = (
-        _page(t, i, WORKING_CAPITAL) for t, i in [("ACME", 59), ("ACME", 60), ("BETA", 9)]
-    )
-    other = _page("ACME", 3, "Risk factors and outlook.")
-    first = "\n\n".join([_block(1, beta, WORKING_CAPITAL), _block(2, other, "Outlook.")])
-    evidence = {"a1": _evidence(acme, other), "a2": _evidence(acme2, other), "b1": first, "m1": ""}
-    train = [
-        _example("a1", "a1", acme),
-        _example("a2", "a2", acme2),  # a second ACME question: one demo per company
-        _example("b1", "b1", beta),
-        _example("m1", "m1", beta, question_type="metrics-generated"),  # answered by code
-    ]
-    searcher, ledger = FakeSearcher([acme, acme2, beta, other]), tmp_path / "traced.jsonl"
+    evidence, train, searcher = two_companies_train()
+    ledger = tmp_path / "traced.jsonl"
     program = TracedProgram(evidence)
 
     pool, sources = pick_demos(program, train, searcher, ledger, max_demos=3, seed=7)

@@ -77,7 +77,10 @@ def _example(qid: str, question: str, gold: Page, question_type: str = "novel-ge
     ).with_inputs("question")  # fmt: skip
 
 
-def test_traced_demos_one_per_company_judgement_only_and_resumed_from_the_ledger(tmp_path):
+def two_companies_train() -> tuple[dict[str, str], list[dspy.Example], FakeSearcher]:
+    """Train questions of two companies as traced runs saw them: each question's evidence,
+    the examples (two of ACME's, one of BETA's, one metric question) and their pages. ACME's
+    gold page is behind ``[2]``, BETA's behind ``[1]``."""
     acme, acme2, beta = (
         _page(t, i, WORKING_CAPITAL) for t, i in [("ACME", 59), ("ACME", 60), ("BETA", 9)]
     )
@@ -90,8 +93,12 @@ def test_traced_demos_one_per_company_judgement_only_and_resumed_from_the_ledger
         _example("b1", "b1", beta),
         _example("m1", "m1", beta, question_type="metrics-generated"),  # answered by code
     ]
+    return evidence, train, FakeSearcher([acme, acme2, beta, other])
+
+
+def test_traced_demos_one_per_company_judgement_only_and_resumed_from_the_ledger(tmp_path):
+    evidence, train, searcher = two_companies_train()
     program, ledger = TracedProgram(evidence), tmp_path / "traced.jsonl"
-    searcher = FakeSearcher([acme, acme2, beta, other])
 
     pool, sources = traced_demos(program, train, searcher, ledger, max_demos=3, seed=7)
 
