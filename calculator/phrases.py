@@ -86,7 +86,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         rf"(?:net )?cash (?:flows? )?{_PROVIDED}financing activities",
         r"financing cash flows?",
     ),
-    "dividends_paid": (r"(?:total )?(?:cash )?dividends(?: paid(?: out)?)?",),
+    "dividends_paid": (
+        r"(?:total )?(?:cash )?dividends(?: paid(?: out)?)?",
+        r"(?<=\ba )(?:cash )?dividend\b(?! (?:payout|yield|per|coverage|ratio))",
+    ),
     "buybacks": (
         r"share repurchases?",
         r"(?:share |stock )?buybacks?",

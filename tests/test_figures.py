@@ -544,6 +544,9 @@ _DIVIDEND_ROWS = [
     [
         ("Has SOFT paid dividends to common shareholders in FY2023?", "Dividends paid (none)",
          "No: the FY2023 cash-flow statement reports no dividends paid¹."),
+        # "a dividend", in the singular, is the same payment (PG&E's FY2022 question)
+        ("Did SOFT pay a dividend in FY2023?", "Dividends paid (none)",
+         "No: the FY2023 cash-flow statement reports no dividends paid¹."),
         # a ratio of a payment none was made of is 0, not a gap
         ("What is SOFT's FY2023 dividend payout ratio?", "Dividend payout ratio (none paid)",
          "Dividend payout ratio in FY2023 was 0: the cash-flow statement reports no dividends "
@@ -803,3 +806,20 @@ def test_each_earlier_year_of_a_range_is_read_from_the_filing_that_prints_it(fig
     found = figures.years_before(question, MMM_2018)
     assert [figure.period for _, figure in found] == ["FY2016", "FY2017"]
     assert all(not figure.verdict for _, figure in found)
+
+
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        ("Did PG&E pay a dividend in FY2022?", "abs(dividends_paid)"),
+        ("Did Apple pay a cash dividend in FY2022?", "abs(dividends_paid)"),
+        ("Did Apple have a dividend payout ratio above 50% in FY2022?", "dividend_payout"),
+        ("Is a dividend yield of 1% high for Apple?", None),
+    ],
+)
+def test_a_dividend_in_the_singular_is_the_dividends_paid(question, formula):
+    from domain.periods import Period
+    from programs.figure_formulas import formula_asked
+
+    choice = formula_asked(question, Period(2022, 4))
+    assert (choice.formula if choice else None) == formula
