@@ -32,9 +32,12 @@ _ITEM_NAMES = {"dividends_paid": "dividends paid", "buybacks": "share repurchase
 _ITEM_OVER = re.compile(r"^\s*(?:abs\()?\s*(" + "|".join(_ITEM_ROWS) + r")\s*\)?\s*/")
 
 
-def _absent(item: str, facts: Iterable[Fact]) -> bool:
-    """Whether ``facts`` read a financing section with no row for ``item``."""
-    rows = _ITEM_ROWS[item]
+def unprinted(item: str, facts: Iterable[Fact]) -> bool:
+    """Whether ``facts`` read a financing section with no row for ``item`` (dividends
+    paid, buybacks; False for any other item)."""
+    rows = _ITEM_ROWS.get(item)
+    if rows is None:
+        return False
     flows = [f for f in facts if f.statement == "cash_flow"]
     if not any(f.concept == "cff" for f in flows):
         return False  # the financing section was not read: a gap, not an absence
@@ -51,7 +54,7 @@ def absent_verdict(
     item = single_item(choice.formula)
     if item not in _ITEM_ROWS or not asks_presence(question, choice.formula):
         return None
-    if not _absent(item, facts):
+    if not unprinted(item, facts):
         return None
     return f"No: the {period} cash-flow statement reports no {choice.title.lower()}"
 
@@ -63,7 +66,7 @@ def zero_ratio_verdict(choice: FormulaChoice, facts: Iterable[Fact], period: str
     0, where the figure had been a gap."""
     formula = METRICS_BY_NAME[choice.formula].formula if choice.formula in METRICS_BY_NAME else ""
     numerator = _ITEM_OVER.match(formula or choice.formula)
-    if numerator is None or not _absent(numerator.group(1), facts):
+    if numerator is None or not unprinted(numerator.group(1), facts):
         return None
     name = _ITEM_NAMES[numerator.group(1)]
     return f"{choice.title} in {period}{_ZERO}the cash-flow statement reports no {name}"

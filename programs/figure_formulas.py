@@ -8,6 +8,7 @@ title names with the question's, with no slice at hand.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from calculator.choice import FormulaChoice, choose_formula, normalise, single_item
@@ -45,13 +46,17 @@ def _one_size(text: str, period: Period) -> FormulaChoice | None:
     return None
 
 
-def size_asked(text: str, period: Period) -> FormulaChoice | None:
+def size_asked(
+    text: str, period: Period, unpaid: Callable[[str], bool] = lambda item: False
+) -> FormulaChoice | None:
     """The formula for the size of what ``text`` names: one line item or metric, or the sum
     of several it lists ("capex and dividends") when no one figure stands for them all.
     The phrases read "capex and dividends" as capex alone, and a cover question answered
     on it left the dividends out; "dividends and share buybacks" is one figure of its own
-    (cash returned to shareholders), and stays one. None when a listed figure cannot be
-    read."""
+    (cash returned to shareholders), and stays one. A listed payment ``unpaid`` says the
+    statements do not print (PG&E paid no dividends in FY2022) adds nothing and is named
+    in the title: "Capital expenditure (no dividends paid)". None when a listed figure
+    cannot be read."""
     whole = _one_size(text, period)
     parts = [part for part in _JOINED.split(text) if part.strip()]
     if len(parts) < 2 or whole is None:
@@ -59,11 +64,16 @@ def size_asked(text: str, period: Period) -> FormulaChoice | None:
     each = [_one_size(part, period) for part in parts]
     if whole.formula not in {c.formula for c in each if c is not None}:
         return whole  # a figure of its own
-    if any(c is None for c in each) or len({c.formula for c in each if c}) < len(each):
-        return None
     read = [c for c in each if c is not None]
-    title = listed([read[0].title, *(lower_first(c.title) for c in read[1:])])
-    return replace(whole, formula=" + ".join(c.formula for c in read), title=title)
+    if len(read) < len(each) or len({c.formula for c in read}) < len(read):
+        return None
+    paid = [c for c in read if not unpaid(single_item(c.formula) or "")]
+    if not paid:
+        return None
+    title = listed([paid[0].title, *(lower_first(c.title) for c in paid[1:])])
+    if none := [lower_first(c.title) for c in read if c not in paid]:
+        title += f" (no {listed(none)})"
+    return replace(whole, formula=" + ".join(c.formula for c in paid), title=title)
 
 
 def figures_named(text: str) -> frozenset[str]:

@@ -32,7 +32,7 @@ from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import Period, read_periods, slice_period
 from domain.quarter_pairs import paired_cells
-from programs.absent_items import absence_verdict
+from programs.absent_items import absence_verdict, unprinted
 from programs.comparisons import (
     choice_answer,
     comparison_probe,
@@ -287,7 +287,8 @@ class Figures:
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
         outflow's ``abs(...)``), read from the slice's facts."""
-        choice = size_asked(text, period)  # "capex and dividends": their sum
+        facts = self.facts(ref)  # "capex and dividends": their sum, a payment not made none
+        choice = size_asked(text, period, lambda item: unprinted(item, facts))
         if choice is None:
             return None
         calculated = self._calculated(choice, ref)

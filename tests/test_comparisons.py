@@ -192,3 +192,17 @@ def test_items_are_listed_with_and_before_the_last(items):
     text = listed(items)
     assert text.endswith(items[-1]) and text.count(" and ") >= min(1, len(items) - 1)
     assert text.count(", ") == max(0, len(items) - 2)
+
+
+def test_a_listed_payment_the_statements_do_not_print_adds_nothing_and_is_named():
+    """PG&E paid no dividends in FY2022: "capex and dividends" is its capex, said so."""
+    from programs.figure_formulas import size_asked
+
+    period = Period(2022, 4)
+    choice = size_asked("capex and dividends", period, lambda item: item == "dividends_paid")
+    assert (choice.formula, choice.title) == (
+        "abs(capex)",
+        "Capital expenditure (no dividends paid)",
+    )
+    assert size_asked("dividends and capex", period, lambda item: True) is None  # none at all
+    assert size_asked("capex", period, lambda item: True).formula == "abs(capex)"  # not listed
