@@ -176,3 +176,26 @@ def test_the_web_sources_box_turns_them_on_for_one_run_and_unchecked_leaves_the_
     assert load_settings(web_sources=None).web_sources is False  # the default: off
     monkeypatch.setenv("WISSEN_WEB_SOURCES", "1")
     assert load_settings(web_sources=None).web_sources is True  # the server's setting
+
+
+def test_resuming_a_run_whose_thread_is_still_closing_takes_no_slot(monkeypatch, tmp_path):
+    """A run's record says complete a moment before its thread ends; with one slot, a
+    resume asked in that moment was refused as one run too many (429), not "nothing to do"."""
+    from types import SimpleNamespace
+
+    import runs.handles
+    from runs.errors import RunAlreadyComplete
+    from web.run_control import RunControl, TooManyRuns
+
+    class Closing:
+        done = False
+
+    def start_run(request):
+        raise RunAlreadyComplete(run=SimpleNamespace(run_id=request.resume))
+
+    monkeypatch.setattr(runs.handles, "start_run", start_run)
+    control = RunControl(tmp_path / "grid.sqlite", max_runs=1, concurrency=1, track=False)
+    control._handles["20261207-000000-abcdef"] = Closing()
+    assert control.resume("20261207-000000-abcdef") == "20261207-000000-abcdef"
+    with pytest.raises(TooManyRuns):  # another run's resume still waits for the slot
+        control.resume("20261207-000001-abcdef")

@@ -72,8 +72,11 @@ class RunControl:
 
             enable_autolog()
 
-    def _going(self) -> int:
-        return sum(1 for handle in self._handles.values() if not handle.done)
+    def _going(self, besides: str | None = None) -> int:
+        """Runs still going, ``besides`` left out: a run asked to resume holds no slot of its
+        own (its thread may still be closing after its record says complete, and a run
+        really still going is refused by the run service as such)."""
+        return sum(1 for rid, h in self._handles.items() if not h.done and rid != besides)
 
     def _start(self, **request) -> str:
         """Start a run (errors of the run service pass through, before any LM call)."""
@@ -83,7 +86,7 @@ class RunControl:
         with self._lock:  # the count and the start together: no two Asks take the last slot
             if self._closed:
                 raise ServerStopping("this server is stopping: ask again once it is back")
-            if (going := self._going()) >= self.limit:
+            if (going := self._going(besides=request.get("resume"))) >= self.limit:
                 raise TooManyRuns(
                     f"this server runs {self.limit} at a time and {going} "
                     f"{'is' if going == 1 else 'are'} going (research serve --max-runs): "
