@@ -278,7 +278,6 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
     """
     by_page: dict[int, list[Fact]] = {}
     owners: dict[str, str] = {}  # statement -> the company its first page names
-    others: set[int] = set()  # pages of a second registrant's statements
     scales: Counter[float] = Counter()
     unscaled: list[Page] = []
     ordered = sorted(pages, key=lambda p: p.page_index)
@@ -294,11 +293,10 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
             if {f.concept for f in going_on[0]} & _CLOSES[name]:  # it finishes it
                 facts, stated, missing = going_on
                 carried[page.page_index] = statement
-        if facts and page.page_index not in carried and (name := registrant(page.text)):
+        if facts and page.page_index not in carried and (company := registrant(page.text)):
             read = {fact.statement for fact in facts}
-            if any(owners.setdefault(statement, name) != name for statement in read):
-                facts, missing = [], False
-                others.add(page.page_index)
+            if any(owners.setdefault(statement, company) != company for statement in read):
+                facts, missing = [], False  # another registrant's: not re-read for a scale
         by_page[page.page_index] = facts
         before = (page, facts)
         scales.update(stated)
