@@ -246,8 +246,8 @@ def without_empty_claims(body: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", kept)
 
 
-def without_repeats(body: str) -> str:
-    """``body`` less each prose sentence that says again what one before it said: word for
+def repeated(body: str) -> list[Sentence]:
+    """The prose sentences of ``body`` that say again what one before them said: word for
     word (a composed answer that pasted one finding twice), or reworded around the same
     words and numbers (the composer's "The debt-to-equity ratio does not apply to ORCL
     because its shareholders' equity was negative …" after code's own line saying so,
@@ -260,6 +260,12 @@ def without_repeats(body: str) -> str:
         if any(restates(sentence.text, before.text) for before in said):
             repeats.append(sentence)
         said.append(sentence)
+    return repeats
+
+
+def without_repeats(body: str) -> str:
+    """``body`` less its :func:`repeated` sentences."""
+    repeats = repeated(body)
     return without_units(body, repeats) if repeats else body
 
 

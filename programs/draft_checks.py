@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import split_sentences, without_sentences
+from citations.sentences import repeated, split_sentences, without_sentences
 from metrics.numbers import NumberToken, extract_numbers
 from programs.cause_check import measures_named, mentions_measure
 from programs.observations import HIT_HEADER_RE
@@ -337,6 +337,14 @@ def drop_pasted_formulas(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
         if not s.in_table and _FORMULA_NOTATION.search(MARKER_RE.sub("", s.text))
     ]
     return without_sentences(answer, pasted)
+
+
+def drop_repeats(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
+    """``answer`` less its sentences that say again what one before them said
+    (:func:`citations.sentences.repeated`): asked how much PG&E paid in dividends, the
+    draft wrote "PG&E Corporation paid no dividends on preferred stock in 2021 or 2020."
+    twice, cited to two pages, and both stood in the report. Returns how many went."""
+    return without_sentences(answer, repeated(answer.body))
 
 
 #: A short sentence that stops at its verb: "The evidence cites¹", "The page shows¹".

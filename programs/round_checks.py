@@ -32,9 +32,11 @@ the pages the probe retrieved (never the model's word for them):
     notation (``÷``, ``|cost of revenue|``) goes; the report's Formulas note gives it;
 14. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
     a list ("… include the following:") goes once the list is gone;
-15. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in
+15. :func:`programs.draft_checks.drop_repeats`: a sentence that says again what one before
+    it said goes (the same sentence cited to two pages);
+16. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in
     millions" without its scale gets it ("$10,682" -> "$10,682 million");
-16. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+17. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -55,7 +57,12 @@ from programs.cause_check import drop_misattributed_causes
 from programs.claim_check import check_figures
 from programs.count_check import drop_miscounted
 from programs.direction_check import drop_misdirected
-from programs.draft_checks import drop_dangling_lead_in, drop_pasted_formulas, pasted_verdict
+from programs.draft_checks import (
+    drop_dangling_lead_in,
+    drop_pasted_formulas,
+    drop_repeats,
+    pasted_verdict,
+)
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
@@ -109,6 +116,7 @@ def check_draft(
     checked, unprinted_ratios = drop_unprinted_ratios(checked, read, known)
     checked, formulas = drop_pasted_formulas(checked)
     checked, lead_ins = drop_dangling_lead_in(checked)
+    checked, repeats = drop_repeats(checked)
     checked, scaled = with_page_scale(checked, read)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
@@ -135,6 +143,7 @@ def check_draft(
         "unprinted_ratios_dropped": unprinted_ratios,
         "pasted_formulas_dropped": formulas,
         "dangling_lead_ins_dropped": lead_ins,
+        "repeats_dropped": repeats,
         "amounts_scaled": scaled,
         "form_edits": form_edits,
         "echoes_uncited": echoes,

@@ -9,13 +9,14 @@ import pytest
 from cited import cited_answer
 from scripted_lm import ScriptedLM
 
-from citations.markup import CitedAnswer
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList
 from programs.draft_checks import (
     PASTED_DRAFT,
     contradicts_itself,
     draft_problem,
     drop_dangling_lead_in,
     drop_pasted_formulas,
+    drop_repeats,
     leaves_cause_unstated,
     leaves_level_unfigured,
     pasted_verdict,
@@ -396,3 +397,20 @@ def test_a_sentence_in_the_calculators_notation_goes():
     )
     prose = cited_answer("Turnover was 3.99, cost of revenue divided by average inventory.¹")
     assert drop_pasted_formulas(prose) == (prose, 0)
+
+
+def test_a_sentence_said_twice_goes_once():
+    """PG&E's dividends: the same sentence, cited to two pages, stood twice in the report;
+    the second goes, with the footnote only it marked."""
+    twice = "PG&E Corporation paid no dividends on preferred stock in 2021 or 2020."
+    answer = cited_answer(f"{twice}¹ {twice}²")
+    second = Footnote(number=2, citation=Citation(uid="1b2c3d4e5f60", doc_label="ACME 10-K FY2030",
+                                                  page_index=23, page_id=8))  # fmt: skip
+    answer = answer.model_copy(
+        update={"references": ReferenceList(footnotes=[*answer.references.footnotes, second])}
+    )
+    kept, dropped = drop_repeats(answer)
+    assert dropped == 1 and kept.body == f"{twice}¹"
+    assert [f.number for f in kept.references.footnotes] == [1]
+    other = cited_answer("Revenue rose 5% in FY2030.¹ Revenue rose 7% in FY2031.¹")
+    assert drop_repeats(other) == (other, 0)  # a figure of its own is no repeat
