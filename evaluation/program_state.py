@@ -104,10 +104,14 @@ def load_program(program: dspy.Module, path: Path) -> dspy.Module:
             + (f"; missing predictors: {', '.join(missing)}" if missing else "")
             + f"; unknown predictors: {', '.join(extra)}"
         )
-    for name in set(predictors) - saved:  # added since: as shipped
+    added = set(predictors) - saved
+    for name in added:  # added since: as shipped
         state[name] = predictors[name].dump_state()
     try:
-        program.load_state(state)
+        if added:  # the file lacks them, so its state is loaded as filled in here
+            program.load_state(state)
+        else:  # DSPy's own load, which warns when the file's dependency versions differ
+            program.load(str(file))
     except Exception as exc:  # DSPy raises several types for state that does not fit
         raise ValueError(f"{file} does not fit this version of the program: {exc}") from None
     return program
