@@ -19,6 +19,7 @@ from pathlib import Path
 from retrieval.companies import Company, load_companies
 from retrieval.facts.extract import document_facts
 from retrieval.facts.model import Fact
+from retrieval.ingest.cover_period import as_its_cover_says
 from retrieval.ingest.filenames import parse_doc_name
 from retrieval.ingest.pages_file import jsonl_documents
 from retrieval.ingest.report import Document, IngestReport, shown
@@ -181,9 +182,12 @@ def ingest(
 ) -> IngestReport:
     """Write every readable document under ``path`` into ``store`` (replacing old copies).
 
-    Each document's statement facts are extracted and written with its pages, in one
-    transaction. With ``vectors``, pages whose text and model match a shipped vector get
-    it instead of waiting for the embedder; the others are counted as mismatched.
+    A 10-K or 10-Q of a company the map knows whose cover states another period than its
+    name is stored in the cover's cell, with a warning
+    (:mod:`retrieval.ingest.cover_period`). Each document's statement facts are extracted
+    and written with its pages, in one transaction. With ``vectors``, pages whose text and
+    model match a shipped vector get it instead of waiting for the embedder; the others
+    are counted as mismatched.
     ``report.pages`` counts the pages stored; pages over :data:`MAX_PAGE_CHARS` are
     refused and reported. ``on_total(n)`` is called once, as soon as the number of
     documents to read is known (for a progress bar: before the first ``on_document``).
@@ -204,10 +208,19 @@ def ingest(
         report.facts += len(facts)
         return facts
 
-    for read in documents_at(path, report, companies_file, on_total):
+    documents = documents_at(path, report, companies_file, on_total)
+    # A cover's date is placed in the company's fiscal calendar, so only a company the map
+    # knows is moved: an unknown one's year end is not known.
+    year_ends = {c.ticker: c.fiscal_year_end for c in load_companies(companies_file)}
+    for read in documents:
         document = _within_page_limit(read, report)
         if document is None:
             continue
+        ticker = document.pages[0].ticker
+        if ticker in year_ends:
+            document, moved = as_its_cover_says(document, year_ends[ticker])
+            if moved:
+                report.warnings.append((document.name, moved))
         written = store.upsert_document(document.pages, facts=counted_facts)
         report.pages += written
         report.documents += 1
