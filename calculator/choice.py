@@ -371,13 +371,20 @@ _PERCENT_WORDS = (
 )
 
 
+def _measured(formula: str) -> str:
+    """The first name ``formula`` reads, inside an average or absolute value: an average of
+    operating margins (``avg(operating_margin[FY2021], …)``) is shown as a margin is."""
+    found = re.match(r"(?:(?:avg|abs)\()*([a-z_]+)", formula)
+    return found.group(1) if found else ""
+
+
 def _presentation(text: str, formula: str, defined: dict[str, str], how: str) -> Presentation:
     decimals = None
     if found := re.search(r"round(?:ed)?[^.?]*?\b(one|two|three|four|\d) decimal", text):
         decimals = int(_WORD_NUMBERS.get(found.group(1), found.group(1)))
     elif re.search(r"nearest (?:whole|integer)|whole number", text):
         decimals = 0
-    metric = METRICS_BY_NAME.get(formula.split("[")[0])
+    metric = METRICS_BY_NAME.get(_measured(formula))
     if how == "change" and metric and metric.display == "percent":
         return Presentation("points", decimals)  # a margin's change: 20.8% to 19.1%, -1.7 points
     if re.search(_PERCENT_WORDS, text) or how in (

@@ -286,6 +286,9 @@ def test_refusals():
         # a share of revenue is a percentage (Intel's capex had been given as "0.18")
         ("What was Contoso's capital expenditure for FY2021 as a share of revenue?", "7.5%"),
         ("What was Contoso's FY2021 net income as a proportion of revenue?", "14.2%"),
+        # an average of margins is a margin (Oracle's three-year average had been "0.30")
+        ("What was Contoso's average operating margin from FY2020 through FY2021?", "17.5%"),
+        ("What was Contoso's average current ratio from FY2020 through FY2021?", "1.24"),
     ],
 )
 def test_presentation(question, expected):
