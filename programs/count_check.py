@@ -58,6 +58,44 @@ def counted_nouns(text: str) -> set[str]:
     return {m["noun"].lower() for m in _COUNT.finditer(text)}
 
 
+#: What a question asks to be counted, by the words it asks with ("How many full-time staff",
+#: "how many people does it employ", "how many restaurants"). Narrower than the words a page
+#: may name them by: "how many units did it ship" counts no stores, and segments, which
+#: filings also call groups and divisions, are left to the reviewer.
+ASKED: dict[str, tuple[str, ...]] = {
+    "employee": (
+        "employ",
+        "associate",
+        "staff",
+        "workforce",
+        "headcount",
+        "people",
+        "personnel",
+        "worker",
+        "team member",
+    ),
+    "store": ("store", "restaurant", "location", "outlet", "club", "shop", "boutique"),
+    "customer": ("customer", "client", "subscriber"),
+}
+#: "How many" and the few words after it in which a question names what it counts.
+_HOW_MANY = re.compile(r"\bhow\s+many\b(?P<rest>(?:\W+[a-z][\w-]*){1,4})", re.IGNORECASE)
+
+
+def count_asked(question: str) -> str | None:
+    """What ``question`` asks the number of (a key of :data:`COUNTED`), or None."""
+    for found in _HOW_MANY.finditer(question):
+        rest = " " + " ".join(found["rest"].lower().split())
+        for noun, words in ASKED.items():
+            if any(f" {word}" in rest for word in words):
+                return noun
+    return None
+
+
+def names_counted(text: str, noun: str) -> bool:
+    """Whether ``text`` names ``noun`` (a key of :data:`COUNTED`) in any word for it."""
+    return _names(text, noun)
+
+
 def _names(page: str, noun: str) -> bool:
     lowered = page.lower()
     return any(re.search(rf"\b{re.escape(word)}", lowered) for word in COUNTED[noun])

@@ -23,6 +23,7 @@ from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import repeated, split_sentences, without_sentences
 from metrics.numbers import NumberToken, extract_numbers
 from programs.cause_check import measures_named, mentions_measure
+from programs.count_check import count_asked, names_counted
 from programs.observations import HIT_HEADER_RE
 from programs.threshold_verdicts import level_named
 from retrieval.search.query import without_caveat
@@ -145,6 +146,14 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
                 f"The question asks about {measure}; the draft's figures are not "
                 f"{measure}'s: answer for {measure}, or say the pages do not state it."
             )
+    counted = count_asked(question)
+    if numbers and counted and not names_counted(body, counted):
+        # "How many employees did eBay have?" answered "134 million active buyers and 1.7
+        # billion live listings": real counts of the page, not the one asked.
+        return (
+            f"The question asks how many {counted}s; the draft counts other things: give the "
+            f"number of {counted}s, or say the pages do not state it."
+        )
     if numbers and _ASKS_PERCENT.search(question) and not any(n.percent for n in numbers):
         return (
             "The question asks for a percentage (a margin, rate or share); the draft states "

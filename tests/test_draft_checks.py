@@ -93,6 +93,17 @@ def test_contradiction(body, contradicts):
          "Acme recorded $1,090 million of restructuring charges, 8.6% of revenue¹.", None),
         ("How much has Acme's effective tax rate changed?",
          "The effective tax rate rose from 20% to 23%¹.", None),
+        # a count of other things than the ones asked
+        ("How many employees did Acme have at the end of FY2031?",
+         "Acme had 134 million active buyers and 1.7 billion live listings¹.",
+         "asks how many employees; the draft counts other things"),
+        ("How many employees did Acme have at the end of FY2031?",
+         "Acme had approximately 11,600 employees globally¹.", None),
+        ("How many people did Acme employ in FY2031?", "Acme had 2.1 million associates¹.", None),
+        ("How many stores did Acme operate in FY2031?", "Acme had 8.2 million members¹.",
+         "asks how many stores"),
+        ("How many stores did Acme operate in FY2031?", "Acme operated 1,355 locations¹.", None),
+        ("How many units did Acme ship in FY2031?", "Acme shipped 4.2 million cars¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
