@@ -160,8 +160,13 @@ _BEYOND_FIGURE_RE = re.compile(
 )
 
 
-#: What a parts table answers: the choice among the parts it prints.
-_PARTS_ASKED_RE = re.compile(r"\b(?:which|segments?|regions?|geograph\w*)\b", re.IGNORECASE)
+#: What a parts table answers: the choice among the parts it prints, and a ranking by share
+#: ("which segment contributed most to revenue"; "what contributed to the decline" is a cause).
+_PARTS_ASKED_RE = re.compile(
+    r"\b(?:which|segments?|regions?|geograph\w*|contribut\w*\s+(?:the\s+)?"
+    r"(?:most|least|largest|biggest|smallest|highest|lowest))\b",
+    re.IGNORECASE,
+)
 
 
 #: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").

@@ -144,6 +144,10 @@ def test_a_parts_table_settles_which_part_but_not_why():
     question = "Which segment had the highest revenue in FY2022?"
     assert asks_beyond_figure(question) and not asks_beyond_figure(question, parted=True)
     assert asks_beyond_figure("Which segment grew fastest and why?", parted=True)
+    # a ranking by share is the table's; what contributed to a change is a cause
+    most = "Which segment contributed most to revenue in FY2022?"
+    assert asks_beyond_figure(most) and not asks_beyond_figure(most, parted=True)
+    assert asks_beyond_figure("Which segment contributed to the revenue decline?", parted=True)
 
 
 def test_parts_ranked_by_their_change_when_the_question_asks_how_they_grew(figures):
