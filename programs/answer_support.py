@@ -11,13 +11,21 @@ costs where the question asked what the liability is made of; statement figures 
 reports, cited to their own pages, were right. So a sentence of the answer whose every
 citation is a page only such probes cited is withheld from the answer; figures code
 computed, and the pages an accepted probe cited, stand.
+
+A page is not the whole of it: an unsettled probe may cite the very page a settled one
+cites. Asked which segment contributed most to McDonald's FY2022 revenue, code's parts table
+answered (International Operated Markets, 48.7%) and the question's own probe, closed as
+insufficient, drafted "The International Developmental Licensed Markets segment contributed
+most …" cited to the same table page; both stood in the answer, one contradicting the other.
+So a sentence of the answer that an unsettled probe states, and no settled one, is withheld
+too, whichever pages it cites.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citations.markup import CitedAnswer
+from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import split_sentences, without_sentences
 from signatures.synthesiser import SliceReport
 
@@ -37,15 +45,39 @@ def unsettled_pages(slices: Sequence[SliceReport]) -> set[str]:
     return unsettled - settled
 
 
-def without_unsettled(answer: CitedAnswer, unsettled: set[str]) -> tuple[CitedAnswer, int]:
+def _plain(sentence: str) -> str:
+    """A sentence as said, whatever its citation numbers: marks dropped, spacing squashed."""
+    return " ".join(MARKER_RE.sub(" ", sentence).split()).rstrip(" .")
+
+
+def unsettled_sentences(slices: Sequence[SliceReport]) -> set[str]:
+    """What only researched probes closed as insufficient evidence say, sentence by sentence
+    (citation marks dropped)."""
+    unsettled: set[str] = set()
+    settled: set[str] = set()
+    for report in slices:
+        for probe in report.probe_answers:
+            said = {_plain(s.text) for s in split_sentences(probe.answer.body)}
+            if probe.insufficient_evidence and not probe.figures:
+                unsettled |= said
+            else:
+                settled |= said
+    return unsettled - settled - {""}
+
+
+def without_unsettled(
+    answer: CitedAnswer, unsettled: set[str], said: set[str] = frozenset()
+) -> tuple[CitedAnswer, int]:
     """``answer`` without the sentences (and the uncited ones pointing back at them) whose
-    every citation is an ``unsettled`` page, and how many were withheld."""
-    if not unsettled:
+    every citation is an ``unsettled`` page, or that an unsettled probe alone said (``said``:
+    :func:`unsettled_sentences`), and how many were withheld."""
+    if not unsettled and not said:
         return answer, 0
     uid_of = answer.references.by_number()
     withheld = [
         s
         for s in split_sentences(answer.body)
-        if s.markers and all(n in uid_of and uid_of[n].uid in unsettled for n in s.markers)
+        if (s.markers and all(n in uid_of and uid_of[n].uid in unsettled for n in s.markers))
+        or _plain(s.text) in said
     ]
     return without_sentences(answer, withheld)

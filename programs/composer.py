@@ -12,8 +12,8 @@ findings; several slices whose question probe a page answered in its own words, 
 are answered by that page (:mod:`programs.standing_answers`); findings that cite no page
 get no answer. None of these makes an LM call. What the
 model writes stands only as far as code's checks allow (:mod:`programs.prose_checks`), and a
-sentence standing only on the pages of probes closed as insufficient evidence stays among
-the findings, not in the answer (:mod:`programs.answer_support`).
+sentence standing only on the pages or the words of probes closed as insufficient evidence
+stays among the findings, not in the answer (:mod:`programs.answer_support`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from citations.sentences import (
 )
 from citations.verification import verify_answer
 from metrics.answer_verdicts import yes_no_polarity
-from programs.answer_support import unsettled_pages, without_unsettled
+from programs.answer_support import unsettled_pages, unsettled_sentences, without_unsettled
 from programs.figure_check import drop_misranked
 from programs.figure_table import (
     figure_changes,
@@ -196,7 +196,7 @@ class _Answer:
     error: str | None
     cited: bool = False
     from_figures: bool = False
-    #: Sentences left out of the answer: they stand on unsettled probes' pages alone.
+    #: Sentences left out of the answer: they stand on unsettled probes' pages or words alone.
     withheld: int = 0
 
 
@@ -349,7 +349,9 @@ class ReportComposer(dspy.Module):
         -> daggers -> notes."""
         findings = _gather_findings(slices, question, self.companies, self.sectors)
         answer = self._write_answer(question, slices, findings)
-        answer.prose, answer.withheld = without_unsettled(answer.prose, unsettled_pages(slices))
+        answer.prose, answer.withheld = without_unsettled(
+            answer.prose, unsettled_pages(slices), unsettled_sentences(slices)
+        )
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
         _append_computed_figures(answer, slices, findings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from citations.markup import parse_cited_answer
 from domain.cells import SliceRef
-from programs.answer_support import unsettled_pages, without_unsettled
+from programs.answer_support import unsettled_pages, unsettled_sentences, without_unsettled
 from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
 
 UNSETTLED, SETTLED, FIGURE = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
@@ -68,3 +68,26 @@ def test_an_answer_of_unsettled_sentences_alone_cites_nothing():
     answer = parse_cited_answer("Demand drove it¹. Demand fell in Asia¹." + SOURCES)
     kept, withheld = without_unsettled(answer, {UNSETTLED})
     assert (kept.body, withheld, kept.references.footnotes) == ("", 2, [])
+
+
+def test_a_sentence_an_unsettled_probe_alone_said_is_withheld_whatever_it_cites():
+    # code's parts table and the question's unsettled probe cite the same table page
+    report = _slice(
+        _probe(1, "Segment A had the highest revenue: $5, 48.7% of the total²."),
+        _probe(2, "Segment C contributed most to revenue². Segment A grew 8%²."),
+        _probe(3, "Segment A grew 8%²."),
+    )
+    report.probe_answers[1].insufficient_evidence = True
+    said = unsettled_sentences([report])
+    assert said == {"Segment C contributed most to revenue"}  # probe 3 settles the other
+    answer = parse_cited_answer(
+        "Segment A had the highest revenue: $5, 48.7% of the total². "
+        "Segment C contributed most to revenue¹. Segment A grew 8%²." + SOURCES
+    )
+    assert unsettled_pages([report]) == set()  # page 2 is settled: pages alone keep it
+    kept, withheld = without_unsettled(answer, set(), said)
+    assert withheld == 1
+    assert (
+        kept.body
+        == "Segment A had the highest revenue: $5, 48.7% of the total². Segment A grew 8%²."
+    )
