@@ -1,10 +1,12 @@
 """Questions a filing answers on one page in its own words, answered by code from that page.
 
-Two kinds, each read deterministically from the pages the question's own probe would
+Three kinds, each read deterministically from the pages the question's own probe would
 search first: which securities are registered on an exchange (the cover page's list,
-:mod:`programs.registered_securities`) and what drove a figure (the one sentence that says
-so, :mod:`programs.cause_quotes`). The probe loop closes the question's probe with the
-answer, with no model call, and researches it as before when neither applies.
+:mod:`programs.registered_securities`), what drove a figure (the one sentence that says
+so, :mod:`programs.cause_quotes`) and how many people the company employs (the sentence
+that states its headcount, :mod:`programs.headcount_quotes`). The probe loop closes the
+question's probe with the answer, with no model call, and researches it as before when
+none applies.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable, Sequence
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
+from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
 from retrieval.store import GridFilter
@@ -21,7 +24,7 @@ from retrieval.store import GridFilter
 
 def asks_of_a_page(question: str) -> bool:
     """Whether the question is of a kind a page may answer in its own words."""
-    return asks_registered(question) or asks_cause(question)
+    return asks_registered(question) or asks_cause(question) or asks_headcount(question)
 
 
 def page_answer(
@@ -35,6 +38,8 @@ def page_answer(
         return listed[0], listed[1], "the filing's cover page"
     if (quoted := quoted_cause(question, pages)) is not None:
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
+    if (counted := quoted_headcount(question, pages)) is not None:
+        return counted[0], headcount_answer(*counted), "the filing's sentence"
     if (near := nearest_cover(question, slice, search)) is not None:
         return near[0], near[1], "the nearest filing's cover page"
     return None
