@@ -148,8 +148,8 @@ def outside_the_statements(question: str) -> bool:
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a
-#: share of revenue is read against the business, with no benchmark code could apply), an
-#: expectation, a choice.
+#: share of revenue is read against the business, except where it is plain either way:
+#: :mod:`programs.intensity_verdicts`), an expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
     r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
@@ -169,8 +169,11 @@ _PARTS_ASKED_RE = re.compile(
 )
 
 
-#: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
-_HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
+#: The judgements code's figure settles on its own: a shared benchmark's ("a reasonably
+#: healthy liquidity profile"), and a plainly (or plainly not) capital-intensive business.
+_JUDGED_RE = re.compile(
+    r"\bhealth\w*|\bcapital[- ]intensive\b|\bcapital\s+intensity\b", re.IGNORECASE
+)
 
 
 def asks_beyond_figure(
@@ -196,7 +199,9 @@ def asks_beyond_figure(
     do not read (:mod:`programs.verdicts` gives them no verdict).
 
     ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
-    analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
+    analysts share (:func:`programs.verdicts.benchmark_verdict`), or whether the business is
+    capital-intensive where its capex settles it (:mod:`programs.intensity_verdicts`), so
+    "healthy" and "capital-intensive" ask no more.
     Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
     says so in words, and its dagger landed on code's verdict and figure.
 
@@ -211,7 +216,7 @@ def asks_beyond_figure(
     if sector.strip().lower() != "financials":
         asked = without_caveat(asked)
     if judged:
-        asked = _HEALTH_RE.sub(" ", asked)
+        asked = _JUDGED_RE.sub(" ", asked)
     if read_choice(asked) is not None or _AMONG_SUBJECTS_RE.search(asked):
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     if parted:

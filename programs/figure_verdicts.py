@@ -2,13 +2,14 @@
 
 A question that asks "is it healthy?", "is it above 10?", "did it grow?" or "did it pay
 one?" about a figure code computed is answered by code, first: a shared benchmark, a
-level the question names, the direction of a change, and whether the statements print
-the item at all. The first that reads the question decides; none: the judgement stays the
-model's.
+level the question names, the direction of a change, whether the statements print the
+item at all, and whether capex makes the business plainly capital-intensive or not. The
+first that reads the question decides; none: the judgement stays the model's.
 """
 
 from __future__ import annotations
 
+from programs.intensity_verdicts import intensity_verdict
 from programs.threshold_verdicts import threshold_verdict
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 
@@ -23,4 +24,14 @@ def settled_verdict(
         or threshold_verdict(question, title, value, text, display)
         or change_verdict(question, title, value, text, sector)
         or presence_verdict(question, formula, title, value, text)
+        or intensity_verdict(question, formula, value, text)
+    )
+
+
+def judged_verdict(question: str, formula: str, title: str, value: float, text: str) -> str | None:
+    """The verdict of a judgement the figure settles on its own (a shared benchmark's "is it
+    healthy?", a plain "is it capital-intensive?"), so the question asks nothing more of the
+    agents; None otherwise."""
+    return benchmark_verdict(question, title, value, text) or intensity_verdict(
+        question, formula, value, text
     )

@@ -32,8 +32,9 @@ def single_finding(slices: Sequence[SliceReport]) -> str | None:
     other probes code's figures): the probes' cited answers, code's figure with its verdict
     first, then an answer that opens with a yes or a no, then the rest in order (code's
     figure before the researched answer); None otherwise, or when none of them cites
-    anything. "Is Intel a capital-intensive business?", which code gives no verdict, is so
-    answered "Yes, …" before the figure the answer rests on."""
+    anything. "Is 3M a capital-intensive business?", which code gives no verdict when its
+    capex share is neither plainly high nor plainly low, is so answered "Yes, …" or "No, …"
+    before the figure the answer rests on."""
     if len(slices) != 1 or len(researched(slices[0].probe_answers)) > 1:
         return None
     probes = slices[0].probe_answers
