@@ -192,9 +192,10 @@ def series_lines(
 ) -> re.Pattern[str] | None:
     """Code's one-figure sentences (``Operating margin in FY2021 was 20.8%.``, ``Capital
     expenditure (purchases of …) in FY2021 was …``, ``MMM FY2021 Q4: operating margin was
-    20.8%.``, citation marks aside) for each figure whose periods ``stated`` already gives
-    pair by pair (a change line, code's trend verdict): beside it they say the same figures
-    a second time. None when there are none."""
+    20.8%.``, citation marks aside), and a composer's copy of one without its period
+    (``Effective tax rate was 12.2%.``, which says less than the line), for each figure
+    whose periods ``stated`` already gives pair by pair (a change line, code's trend
+    verdict): beside it they say the same figures a second time. None when there are none."""
     forms = []
     labels = {(r.slice.ticker, f.period): r.slice.label for r in slices for f in slice_figures(r)}
     for ticker, figures in _series(slices, numbers):
@@ -203,7 +204,7 @@ def series_lines(
         for figure in figures:
             value = re.escape(f" was {figure.text}.")
             period = re.escape(figure.period)
-            forms.append(rf"{re.escape(figure.title)}(?: \(.*\))? in {period}{value}")
+            forms.append(rf"{re.escape(figure.title)}(?: \(.*\))?(?: in {period})?{value}")
             label = labels.get((ticker, figure.period))
             if label:
                 forms.append(re.escape(f"{label}: {lower_first(figure.title)}") + value)

@@ -11,10 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scripted_lm import ScriptedLM
 
-from programs.figure_table import change_sentence, comparison_sentence
+from citations.markup import parse_cited_answer
+from domain.cells import SliceRef
+from programs.figure_table import change_sentence, comparison_sentence, series_lines
 from programs.research_program import ResearchProgram
 from programs.verdicts import BETTER_WHEN, Point, change_verdict, trend_verdict
-from signatures.synthesiser import Figure
+from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
 
 _CHANGE = (
     r"from \$([\d,]+) million in FY2021 to \$1,749 million in FY2022, (up|down) "
@@ -363,3 +365,24 @@ def test_a_share_asked_after_the_figure_keeps_both_pages_in_the_report(searcher)
     share = re.search(r"That is [\d.]+% of revenue \(\$[\d,]+ million\)([¹²³˒]+)\.", answer)
     assert share, answer
     assert len(share[1].split("˒")) == 2  # the cash-flow and the income statement
+
+
+def test_a_one_figure_sentence_beside_the_change_line_goes_even_without_its_period():
+    def report(fy: int, text: str, value: float, uid: str) -> SliceReport:
+        figure = Figure(title="Effective tax rate", period=f"FY{fy}", value=value, unit="ratio",
+                        text=text, uids=[uid])  # fmt: skip
+        body = f"Effective tax rate in FY{fy} was {text}¹.\n\n**Sources**\n\n" + (
+            f"¹ ACME 10-K FY{fy} p.9 (page_id: {fy}, uid: {uid})"
+        )
+        probe = ProbeAnswer(index=1, probe_title="Effective tax rate", probe_question="?",
+                            answer=parse_cited_answer(body), figures=[figure])  # fmt: skip
+        return SliceReport(slice=SliceRef(ticker="ACME", fy=fy, fq=4), probe_answers=[probe])
+
+    slices = [report(2022, "12.2%", 0.122, "a" * 12), report(2023, "6.8%", 0.068, "b" * 12)]
+    stated = "ACME effective tax rate went from 12.2% in FY2022 to 6.8% in FY2023, down 5.4"
+    lines = series_lines(slices, {"a" * 12: 1, "b" * 12: 2}, stated)
+    assert lines is not None
+    for said in ("Effective tax rate was 12.2%.", "Effective tax rate in FY2023 was 6.8%."):
+        assert lines.fullmatch(said)
+    assert not lines.fullmatch("Effective tax rate was 9.9%.")  # another figure is not a copy
+    assert not lines.fullmatch("Effective tax rate was 12.2%, below the statutory 21%.")
