@@ -50,6 +50,13 @@ _NOT_THE_WHOLE = re.compile(
     r"|key\s+employees|shares?|stock|union\w*|collective\w*)\b",
     re.IGNORECASE,
 )
+#: A section heading the page text runs into the sentence ("Human Capital Management As of
+#: December 31, 2022, we employed …", "EMPLOYEES As of …", "Employees — As of …"): title-case
+#: words before the sentence's own opening.
+_HEADING = re.compile(
+    r"^(?:(?:[A-Z0-9][\w&'.-]*|of|and|&)\s+){1,8}?(?:[—–-]\s+)?"
+    r"(?=(?:As\s+of|At|On|We|Our|The\s+Company)\b)"
+)
 #: Longer than this, a page "sentence" is a run of table text, not a sentence.
 _MAX_CHARS = 400
 
@@ -85,7 +92,7 @@ def quoted_headcount(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, 
     for page in pages:
         for sentence in page_sentences(page.text):
             if (number := company_headcount(sentence)) is not None:
-                found.setdefault(number, (page, " ".join(sentence.split())))
+                found.setdefault(number, (page, _HEADING.sub("", " ".join(sentence.split()))))
     return next(iter(found.values())) if len(found) == 1 else None
 
 

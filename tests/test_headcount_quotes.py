@@ -107,6 +107,11 @@ def test_one_headcount_on_the_pages_is_the_answer_and_two_are_left_to_research()
     assert quoted_headcount(ASKED, [first, other]) is None  # two headcounts: researched
     assert quoted_headcount("What was Shop's revenue in FY2022?", [first]) is None
     assert headcount_answer(first, HEADCOUNT).body == f"In the filing's words: “{HEADCOUNT}”¹"
+    # a section heading the page text runs into the sentence is not quoted
+    headed = _page(f"Human Capital Management {HEADCOUNT}")
+    assert quoted_headcount(ASKED, [headed]) == (headed, HEADCOUNT)
+    for heading in ("EMPLOYEES", "Employees —", "Table of Contents Resources Human Capital"):
+        assert quoted_headcount(ASKED, [_page(f"{heading} {HEADCOUNT}")])[1] == HEADCOUNT
 
 
 class _Searcher:
