@@ -148,8 +148,8 @@ def outside_the_statements(question: str) -> bool:
 
 
 #: What a figure alone does not answer: a cause, a judgement ("capital-intensive": capex as a
-#: share of revenue is read against the business, except where it is plain either way:
-#: :mod:`programs.intensity_verdicts`), an expectation, a choice.
+#: share of revenue is one measure of it, and the filing's words on its assets another), an
+#: expectation, a choice.
 _BEYOND_FIGURE_RE = re.compile(
     r"\b(?:why|drov?e|drives?|drivers?|driving|driven|reasons?|explain\w*|caus\w*|factors?|"
     r"impact\w*|affect\w*|contribut\w*|outlook|guidance|expect\w*|forecast\w*|risks?|"
@@ -169,11 +169,8 @@ _PARTS_ASKED_RE = re.compile(
 )
 
 
-#: The judgements code's figure settles on its own: a shared benchmark's ("a reasonably
-#: healthy liquidity profile"), and a plainly (or plainly not) capital-intensive business.
-_JUDGED_RE = re.compile(
-    r"\bhealth\w*|\bcapital[- ]intensive\b|\bcapital\s+intensity\b", re.IGNORECASE
-)
+#: The judgement a shared benchmark settles ("a reasonably healthy liquidity profile").
+_HEALTH_RE = re.compile(r"\bhealth\w*", re.IGNORECASE)
 
 
 def asks_beyond_figure(
@@ -199,11 +196,13 @@ def asks_beyond_figure(
     do not read (:mod:`programs.verdicts` gives them no verdict).
 
     ``judged``: code's verdict answers whether the figure is healthy, against the benchmark
-    analysts share (:func:`programs.verdicts.benchmark_verdict`), or whether the business is
-    capital-intensive where its capex settles it (:mod:`programs.intensity_verdicts`), so
-    "healthy" and "capital-intensive" ask no more.
+    analysts share (:func:`programs.verdicts.benchmark_verdict`), so "healthy" asks no more.
     Researched anyway, Verizon's "reasonably healthy liquidity profile" found no page that
-    says so in words, and its dagger landed on code's verdict and figure.
+    says so in words, and its dagger landed on code's verdict and figure. Whether the
+    business is capital-intensive stays an ask even where code's verdict opens the answer
+    (:mod:`programs.intensity_verdicts`): capex is one measure of it, and the filing's own
+    words on its assets (a draft that says the opposite of code's verdict is dropped
+    whole) are what else the answer rests on.
 
     ``parted``: code read the parts the question names from the filing's breakdown table
     (:mod:`programs.part_tables`), so "which segment" and "by region" ask no more.
@@ -216,7 +215,7 @@ def asks_beyond_figure(
     if sector.strip().lower() != "financials":
         asked = without_caveat(asked)
     if judged:
-        asked = _JUDGED_RE.sub(" ", asked)
+        asked = _HEALTH_RE.sub(" ", asked)
     if read_choice(asked) is not None or _AMONG_SUBJECTS_RE.search(asked):
         asked = re.sub(r"\bwhich\b", " ", asked, flags=re.IGNORECASE)
     if parted:

@@ -26,12 +26,3 @@ def settled_verdict(
         or presence_verdict(question, formula, title, value, text)
         or intensity_verdict(question, formula, value, text)
     )
-
-
-def judged_verdict(question: str, formula: str, title: str, value: float, text: str) -> str | None:
-    """The verdict of a judgement the figure settles on its own (a shared benchmark's "is it
-    healthy?", a plain "is it capital-intensive?"), so the question asks nothing more of the
-    agents; None otherwise."""
-    return benchmark_verdict(question, title, value, text) or intensity_verdict(
-        question, formula, value, text
-    )

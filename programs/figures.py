@@ -50,7 +50,7 @@ from programs.figure_formulas import (
 )
 from programs.figure_periods import asked_period, figure_when, period_text
 from programs.figure_questions import asks_to_choose, outside_the_statements
-from programs.figure_verdicts import judged_verdict, settled_verdict
+from programs.figure_verdicts import settled_verdict
 from programs.inapplicable import (
     deficit_reason,
     inapplicable_probe,
@@ -62,6 +62,7 @@ from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
 from programs.share_asks import share_base, share_sentence, without_share_ask
+from programs.verdicts import benchmark_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
 from signatures.probes import Probe
@@ -302,14 +303,16 @@ class Figures:
         return self._calculated(replace(choice, period=period), ref)
 
     def judges(self, question: str, ref: SliceRef) -> bool:
-        """Whether the slice's figure settles the question's judgement on its own: "is it
-        healthy?" by a shared benchmark, "is it capital-intensive?" where plain
-        (:func:`programs.figure_verdicts.judged_verdict`)."""
+        """Whether the slice's figure settles the question's "is it healthy?" by a shared
+        benchmark (:func:`programs.verdicts.benchmark_verdict`)."""
         computed = self.compute(question, ref)
         if computed is None:
             return False
-        figure, formula, text = computed.calculation, computed.choice.formula, computed.value_text
-        return judged_verdict(question, formula, figure.title, figure.value, text) is not None
+        calculation = computed.calculation
+        verdict = benchmark_verdict(
+            question, calculation.title, calculation.value, computed.value_text
+        )
+        return verdict is not None
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
         """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""

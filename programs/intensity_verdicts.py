@@ -10,7 +10,9 @@ their revenue on capital expenditure (Intel 18.3% in FY2020, 39.4% in FY2022);
 marketplaces, software houses, retailers and service firms a few percent (eBay 4.6% in
 FY2022). So capex at or above :data:`CLEARLY_INTENSIVE` of revenue is a "Yes", below
 :data:`CLEARLY_LIGHT` a "No", and between them the judgement stays the model's, beside the
-figure, read against the business.
+figure, read against the business. The question is researched either way: what the filing
+says of its assets is the rest of the answer, and a draft that opens with the other yes/no
+than code's is dropped whole (:func:`programs.figure_check.drop_contradicting_in_slice`).
 """
 
 from __future__ import annotations
