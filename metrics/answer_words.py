@@ -48,6 +48,8 @@ def content_words(text: str) -> frozenset[str]:
     """Stemmed content words, without stopwords and numbers (cached: one answer is read for
     its key facts, headline and opening)."""
     words = re.findall(r"[A-Za-z][A-Za-z&'’-]*", _undot_acronyms(text))
+    # a compound's parts are words too: "capital-intensive" says "intensive"
+    words += [part for w in words if "-" in w for part in w.split("-") if part]
     found = {stem(w) for w in words if w.lower() not in ANSWER_STOPWORDS and len(w) > 1}
     if _FLAT_RE.search(text):
         found.add("flat")

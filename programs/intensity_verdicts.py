@@ -40,12 +40,12 @@ def intensity_verdict(question: str, formula: str, value: float, text: str) -> s
         return None
     if value >= CLEARLY_INTENSIVE:
         return (
-            f"Yes: capital expenditure of {text} of revenue is over a tenth of it, as in "
-            "capital-intensive industries (utilities, telecoms, chip making, energy)"
+            f"Yes: capital-intensive, with capital expenditure of {text} of revenue, over a "
+            "tenth of it, as in utilities, telecoms, chip making and energy"
         )
     if value < CLEARLY_LIGHT:
         return (
-            f"No: capital expenditure of {text} of revenue is under a twentieth of it, as in "
-            "asset-light businesses"
+            f"No: not capital-intensive, with capital expenditure of {text} of revenue, under "
+            "a twentieth of it, as in asset-light businesses"
         )
     return None

@@ -18,9 +18,9 @@ ASKED = "Is Shop a capital-intensive business as of FY2022?"
 def test_plain_shares_are_settled_and_the_grey_zone_is_left(share):
     verdict = intensity_verdict(ASKED, "capex_to_revenue", share, f"{share:.1%}")
     if share >= CLEARLY_INTENSIVE:
-        assert verdict is not None and verdict.startswith("Yes: capital expenditure of")
+        assert verdict is not None and verdict.startswith("Yes: capital-intensive, with capital")
     elif share < CLEARLY_LIGHT:
-        assert verdict is not None and verdict.startswith("No: capital expenditure of")
+        assert verdict is not None and verdict.startswith("No: not capital-intensive, with")
     else:
         assert verdict is None  # read against the business, by the model
 
@@ -38,7 +38,7 @@ def test_other_questions_and_figures_get_no_intensity_verdict(question, formula)
 
 
 def test_the_verdict_opens_the_answer_and_the_question_is_still_researched():
-    light = "No: capital expenditure of 4.6% of revenue is under a twentieth of it"
+    light = "No: not capital-intensive, with capital expenditure of 4.6% of revenue, under a"
     assert settled_verdict(
         ASKED, "capex_to_revenue", "Capex as % of revenue", 0.046, "4.6%", "percent", ""
     ).startswith(light)

@@ -20,6 +20,7 @@ from metrics import (
     score_citation_coverage,
     score_numeric_grounding,
 )
+from metrics.answer_words import content_words, key_fact_overlap, word_found
 from metrics.numbers import NumberIndex
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -310,3 +311,12 @@ def test_a_slice_without_findings_is_no_hedge_of_the_cited_answer_above_it():
         "¹ ACME 10-K FY2030 p.63 (page_id: 1, uid: aaaaaaaaaaaa)"
     )
     assert judge_answer(report, "0.4%", question).label == "correct"
+
+
+def test_a_compound_word_says_its_parts():
+    found = content_words("No: not capital-intensive, with capex of 4.6% of revenue.")
+    assert all(word_found(w, found) for w in content_words("capital intensive"))
+    gold = "No. The company is not capital intensive: capex was 4.6% of revenue."
+    hyphened = "No: not capital-intensive, with capital expenditure of 4.6% of revenue."
+    spaced = "No: not capital intensive, with capital expenditure of 4.6% of revenue."
+    assert key_fact_overlap(hyphened, gold) == key_fact_overlap(spaced, gold)
