@@ -9,9 +9,9 @@ sentence: on the slice's pages searched for the question, one that says the comp
 staff ("employed", "had", "a workforce of") and puts a number right before a word for them
 ("11,600 people", "164,000 full-time employees", "2.1 million associates"; a year or a
 dollar amount is no count), about the whole company: not a part of it ("approximately 6,800
-of our employees were located in the U.S.") unless the question names that part, not
-something staff did ("employees purchased approximately 2 million shares"), not a plan's
-terms. When the sentences found state one headcount, the first is the answer, quoted and
+of our employees were located in the U.S."; a question about a part's staff is left to the
+research), not something staff did ("employees purchased approximately 2 million shares"),
+not a plan's terms. When the sentences found state one headcount, the first is the answer, quoted and
 cited to its page; otherwise the question is researched as before.
 """
 
