@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,23 +17,11 @@ from programs.headcount_quotes import (
 from programs.probe_loop import ProbeLoop
 from retrieval.search.hybrid import Hit
 from signatures.probes import Probe
+from tests.test_cause_quotes import _page  # a searched page of a filing
 
 ASKED = "How many employees did Shop have at the end of FY2022?"
 HEADCOUNT = "As of December 31, 2022, we employed approximately 11,600 people globally."
 PART = "Approximately 6,800 of our employees were located in the U.S."
-
-
-@dataclass(frozen=True)
-class _Page:
-    uid: str
-    page_id: int
-    doc_label: str
-    page_index: int
-    text: str
-
-
-def _page(text: str, index: int = 7) -> _Page:
-    return _Page(f"{index:012x}", index, "SHOP 10-K FY2022", index, text)
 
 
 @pytest.mark.parametrize(
