@@ -193,7 +193,7 @@ def test_one_slice_with_angles_is_answered_by_the_questions_own_probe(searcher):
     lm = ScriptedLM()  # the question in other words, then "Drivers and risks"
     program = ResearchProgram(searcher, settings=ResearchSettings(figures=False))
     with dspy.context(lm=lm):
-        pred = program(question="What drove 3M's capital expenditure in FY2022?")
+        pred = program(question="How did 3M's capital expenditure change in FY2022?")
     (report,) = pred.slices
     asked, angle = report.probe_answers
     assert asked.probe_title == "The question" and angle.probe_title.startswith("Drivers")
@@ -202,3 +202,18 @@ def test_one_slice_with_angles_is_answered_by_the_questions_own_probe(searcher):
     first_words = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", asked.answer.body).split(".")[0]
     assert first_words in re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", answer)
     assert "## Findings by slice" in pred.report and "Drivers and risks" in pred.report
+
+
+def test_the_questions_own_probe_left_unsettled_is_a_finding_not_the_answer(searcher):
+    # the scripted draft gives no cause, so the question's probe closes unsettled, while the
+    # angle, citing one of the same pages, is accepted: the page is settled, the words not
+    lm = ScriptedLM()
+    program = ResearchProgram(searcher, settings=ResearchSettings(figures=False))
+    with dspy.context(lm=lm):
+        pred = program(question="What drove 3M's capital expenditure in FY2022?")
+    asked, angle = pred.slices[0].probe_answers
+    assert asked.insufficient_evidence and not angle.insufficient_evidence
+    answer = pred.report.split("## Answer", 1)[1].split("## Findings by slice", 1)[0]
+    said = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", asked.answer.body).split(".")[0]
+    assert said not in answer and "_No cited answer could be written" in answer
+    assert said in re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", pred.report.split("## Findings by slice")[1])
