@@ -11,8 +11,8 @@ staff ("employed", "had", "a workforce of") and puts a number right before a wor
 dollar amount is no count), about the whole company: not a part of it ("approximately 6,800
 of our employees were located in the U.S."; a question about a part's staff is left to the
 research), not something staff did ("employees purchased approximately 2 million shares"),
-not a plan's terms. When the sentences found state one headcount, the first is the answer, quoted and
-cited to its page; otherwise the question is researched as before.
+not a plan's terms. When the sentences found state one headcount, the first is the answer,
+quoted and cited to its page; otherwise the question is researched as before.
 """
 
 from __future__ import annotations
