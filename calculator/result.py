@@ -29,6 +29,9 @@ def fact_citation(fact: Fact) -> Citation:
 
 
 _WORDS = re.compile(r"[a-z&]+")
+#: A row label's aside in parentheses, one level nested: "(includes $10.31 billion … related
+#: to VIEs at respective dates)", "(loss)", "(Note 7)". It qualifies the row; it is not its name.
+_ASIDE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
 
 
 @dataclass(frozen=True)
@@ -70,12 +73,14 @@ class Calculation:
 
     def printed_as(self) -> str:
         """`` (purchases of property, plant and equipment)``: the row label a single input
-        was printed under, so a reader sees which line the figure is; nothing where the
+        was printed under, so a reader sees which line the figure is, without its asides
+        in parentheses (PG&E's "Long-term debt (includes $10.31 billion and $1.82 billion
+        related to VIEs at respective dates)" is its long-term debt); nothing where the
         label only rewords the title ("Cash and cash equivalents" for "Cash and
         equivalents") or there are several inputs."""
         if len(self.inputs) != 1:
             return ""
-        label = self.inputs[0].label.strip().rstrip(":")
+        label = _ASIDE.sub("", self.inputs[0].label).strip().rstrip(":").strip()
         words = [set(_WORDS.findall(text.lower())) for text in (label, self.title)]
         if not label or words[0] == words[1]:
             return ""

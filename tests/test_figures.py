@@ -823,3 +823,21 @@ def test_a_dividend_in_the_singular_is_the_dividends_paid(question, formula):
 
     choice = formula_asked(question, Period(2022, 4))
     assert (choice.formula if choice else None) == formula
+
+
+def test_a_row_labels_aside_in_parentheses_is_not_printed():
+    row = dict(uid="abcdef01234a", page_id=12, doc_name="SOFT_2023_10K",
+               doc_label="SOFT 10-K FY2023", page_index=101, ticker="SOFT", fy=2023, fq=None,
+               column="2023", unit="USD", statement="balance", duration="instant")  # fmt: skip
+    aside = "Long-term debt (includes $10.31 billion and $1.82 billion related to VIEs at dates)"
+    facts = [Fact(label=aside, concept="long_term_debt", value=47_742e6, **row)]
+    answer, _ = Figures(lambda ref: facts).answer(
+        "What was SOFT's long-term debt in FY2023?", SOFT_2023
+    )
+    assert answer.body == "Long-term debt in FY2023 was $47,742 million¹."
+    flows = {**row, "statement": "income", "duration": "year"}
+    named = [Fact(label="Net income (loss)", concept="net_income", value=-1_304e6, **flows)]
+    answer, _ = Figures(lambda ref: named).answer(
+        "What was SOFT's net income in FY2023?", SOFT_2023
+    )
+    assert "(net income (loss))" not in answer.body and "(loss)" not in answer.body
