@@ -40,7 +40,10 @@ Consolidated = Callable[[str, str, SliceRef], tuple[Calculation | None, Calculat
 _LINES_OF_BUSINESS = (
     r"businesses|categor(?:y|ies)|product\s+lines?|business\s+(?:units?|lines?|groups?)|"
     r"lines?\s+of\s+business|(?<=which\s)business(?!\s+(?:model|day|strateg))|"
-    r"(?:revenue|sales)\s+(?:lines?|streams?|sources?|types?)|sources?\s+of\s+(?:revenue|sales)"
+    r"(?:revenue|sales)\s+(?:lines?|streams?|sources?|types?)|sources?\s+of\s+(?:revenue|sales)|"
+    # "Which of Apple's products had the highest net sales?": products ranked by a measure
+    r"products?(?=\s+(?:had|has|have|was|were|brought|generated|contributed|grew|declined|saw"
+    r"|accounted))"
 )
 _BUSINESS_NOUN = re.compile(rf"\b(?:{_LINES_OF_BUSINESS})\b", re.IGNORECASE)
 #: The parts a question names: segments, regions, lines of business (and the geographies

@@ -75,6 +75,9 @@ def figures():
         ("Which revenue stream of PLANE declined in FY2022?", "declined", "revenue"),
         # a segment's profit is its operating income
         ("Which segment was the most profitable in FY2022?", "highest", "operating income"),
+        # products ranked by a measure are the parts of what it sells
+        ("Which of PLANE's products had the highest net sales in FY2022?", "highest", "revenue"),
+        ("Which product grew fastest in FY2022?", "fastest", "revenue"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
