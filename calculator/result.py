@@ -77,11 +77,14 @@ class Calculation:
         in parentheses (PG&E's "Long-term debt (includes $10.31 billion and $1.82 billion
         related to VIEs at respective dates)" is its long-term debt); nothing where the
         label only rewords the title ("Cash and cash equivalents" for "Cash and
-        equivalents") or there are several inputs."""
+        equivalents", "Capital expenditures" for "Capital expenditure") or there are several
+        inputs."""
         if len(self.inputs) != 1:
             return ""
         label = _ASIDE.sub("", self.inputs[0].label).strip().rstrip(":").strip()
-        words = [set(_WORDS.findall(text.lower())) for text in (label, self.title)]
+        words = [
+            {w.rstrip("s") for w in _WORDS.findall(text.lower())} for text in (label, self.title)
+        ]
         if not label or words[0] == words[1]:
             return ""
         return f" ({lower_first(label)})"

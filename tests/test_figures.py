@@ -841,3 +841,7 @@ def test_a_row_labels_aside_in_parentheses_is_not_printed():
         "What was SOFT's net income in FY2023?", SOFT_2023
     )
     assert "(net income (loss))" not in answer.body and "(loss)" not in answer.body
+    flows["statement"] = "cashflow"
+    plural = [Fact(label="Capital expenditures", concept="capex", value=-7_411e6, **flows)]
+    answer, _ = Figures(lambda ref: plural).answer("What was SOFT's capex in FY2023?", SOFT_2023)
+    assert answer.body.startswith("Capital expenditure in FY2023 was")  # a plural is no aside
