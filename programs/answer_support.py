@@ -23,26 +23,32 @@ too, whichever pages it cites.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import split_sentences, without_sentences
-from signatures.synthesiser import SliceReport
+from signatures.synthesiser import ProbeAnswer, SliceReport
 
 
-def unsettled_pages(slices: Sequence[SliceReport]) -> set[str]:
-    """The uids of pages that only researched probes closed as insufficient evidence cite."""
+def _only_unsettled(
+    slices: Sequence[SliceReport], said: Callable[[ProbeAnswer], set[str]]
+) -> set[str]:
+    """What ``said`` reads from researched probes closed as insufficient evidence and from
+    no other probe (a probe of code's figures is settled whatever its flag)."""
     unsettled: set[str] = set()
     settled: set[str] = set()
     for report in slices:
         for probe in report.probe_answers:
-            uids = {f.citation.uid for f in probe.answer.cited_only().references.footnotes}
-            uids |= {uid for figure in probe.figures for uid in figure.uids}
             if probe.insufficient_evidence and not probe.figures:
-                unsettled |= uids
+                unsettled |= said(probe)
             else:
-                settled |= uids
+                settled |= said(probe)
     return unsettled - settled
+
+
+def _cited_uids(probe: ProbeAnswer) -> set[str]:
+    uids = {f.citation.uid for f in probe.answer.cited_only().references.footnotes}
+    return uids | {uid for figure in probe.figures for uid in figure.uids}
 
 
 def _plain(sentence: str) -> str:
@@ -50,19 +56,19 @@ def _plain(sentence: str) -> str:
     return " ".join(MARKER_RE.sub(" ", sentence).split()).rstrip(" .")
 
 
+def _sentences(probe: ProbeAnswer) -> set[str]:
+    return {_plain(s.text) for s in split_sentences(probe.answer.body)} - {""}
+
+
+def unsettled_pages(slices: Sequence[SliceReport]) -> set[str]:
+    """The uids of pages that only researched probes closed as insufficient evidence cite."""
+    return _only_unsettled(slices, _cited_uids)
+
+
 def unsettled_sentences(slices: Sequence[SliceReport]) -> set[str]:
     """What only researched probes closed as insufficient evidence say, sentence by sentence
     (citation marks dropped)."""
-    unsettled: set[str] = set()
-    settled: set[str] = set()
-    for report in slices:
-        for probe in report.probe_answers:
-            said = {_plain(s.text) for s in split_sentences(probe.answer.body)}
-            if probe.insufficient_evidence and not probe.figures:
-                unsettled |= said
-            else:
-                settled |= said
-    return unsettled - settled - {""}
+    return _only_unsettled(slices, _sentences)
 
 
 def without_unsettled(

@@ -92,12 +92,9 @@ def count_asked(question: str) -> str | None:
 
 
 def names_counted(text: str, noun: str) -> bool:
-    """Whether ``text`` names ``noun`` (a key of :data:`COUNTED`) in any word for it."""
-    return _names(text, noun)
-
-
-def _names(page: str, noun: str) -> bool:
-    lowered = page.lower()
+    """Whether ``text`` (a page, a draft) names ``noun`` (a key of :data:`COUNTED`) in any
+    word for it."""
+    lowered = text.lower()
     return any(re.search(rf"\b{re.escape(word)}", lowered) for word in COUNTED[noun])
 
 
@@ -144,7 +141,7 @@ def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple
         cited = cited_pages(answer, sentence, page_texts, "")
         if not nouns or not cited:
             continue
-        if any(not any(_names(page, noun) for page in cited) for noun in nouns) or any(
+        if any(not any(names_counted(page, noun) for page in cited) for noun in nouns) or any(
             not any(_states_headcount(page, n) for page in cited) for n in _headcounts(text)
         ):
             wrong.append(sentence)
