@@ -43,6 +43,7 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _flow("sales_marketing", "sales and marketing"),
         _flow("general_administrative", "general and administrative"),
         _flow("rnd", "R&D"),
+        _flow("operating_expenses", "operating expenses"),
         _flow("operating_income", "operating income"),
         _flow("interest_expense", "interest expense"),
         _flow("pretax_income", "pre-tax income"),

@@ -42,6 +42,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "sales_marketing": (r"(?:sales|selling) (?:and|&) marketing(?: expenses?)?",),
     "general_administrative": (r"g&a", r"general (?:and|&) administrative(?: expenses?)?"),
     "rnd": (r"r&d", r"research (?:and|&) development(?: expenses?)?"),
+    "operating_expenses": (
+        r"(?:total )?operating (?:expenses?|costs?)(?: and expenses)?",
+        r"opex",
+        r"(?:total )?costs and expenses",
+    ),
     "operating_income": (
         r"(?:unadjusted )?operating (?:income|profit|earnings)",
         r"income from operations",

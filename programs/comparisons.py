@@ -7,6 +7,12 @@ answered "Yes, … had no additions to property, plant and equipment", where Int
 prints (24,844) against $15,433 million from operations. Code reads both figures, cited,
 and says whether the first is at least the second: `No: cash from operations of $15,433
 million did not cover capital expenditure of $24,844 million¹.`
+
+"Did Apple's revenue grow faster than its operating expenses in FY2022?" races two
+figures' growth: each is read for the year and the year before, and code says which grew
+faster, with both years' amounts (`No: revenue grew 7.8% in FY2022 (from $365,817 million to
+$394,328 million), slower than operating expenses, which grew 17.0% …`). Researched, the
+answer gave revenue alone.
 """
 
 from __future__ import annotations
@@ -63,6 +69,28 @@ _MORE_RE = re.compile(
     rf"than\s+(?P<smaller>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
+#: The growth verbs of a race between two figures ("grow faster than").
+_GROW = r"(?:grow|grows|grew|grown|growing|rise|rises|rose|risen|increase|increases|increased)"
+#: "Did <a figure> grow faster (slower) than <another>?", and "Did <a figure> outpace
+#: <another>?": a yes/no question on which of two figures grew the more.
+_RACE_RES = (
+    re.compile(
+        r"^\W*(?:did|does|do|has|have|had|was|were|is|are)\s+(?P<source>.+?)\s+"
+        rf"{_GROW}\s+(?P<how>faster|more\s+(?:quickly|rapidly)|slower|more\s+slowly"
+        r"|less\s+(?:quickly|rapidly))\s+than\s+(?:(?:did|does|that\s+of)\s+)?"
+        rf"(?P<use>.+?)(?:\s+(?:did|does|{_GROW}))?(?:{_PERIOD_AFTER}[^?]*)?\?",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\W*(?:did|does|do|has|have|had)\s+(?:the\s+growth\s+(?:of|in)\s+)?"
+        r"(?P<source>.+?)(?:\s+growth)?\s+(?P<how>out(?:pace|grow|grew|strip)\w*)\s+"
+        r"(?:(?:that\s+of|the\s+growth\s+(?:of|in))\s+)?(?P<use>.+?)(?:['’]s)?"
+        rf"(?:\s+growth)?(?:{_PERIOD_AFTER}[^?]*)?\?",
+        re.IGNORECASE,
+    ),
+)
+#: The relations a race asks: the first figure grew faster, or slower, than the second.
+RACES = frozenset({"faster", "slower"})
 #: A company's possessive or a pronoun before a figure's name ("Intel's", "its").
 _OWNER_RE = re.compile(r"^(?:(?:\w[\w.&-]*\s+){0,3}\w[\w.&-]*['’]s|its|their|the)\s+", re.I)
 
@@ -82,6 +110,10 @@ def read_cover(question: str) -> CoverQuestion | None:
     A than B?" question compares, or None for any other question. A level ("more than $40
     billion") is no second figure: :mod:`programs.threshold_verdicts` reads it."""
     text = question.strip()
+    for race in _RACE_RES:
+        if m := race.match(text):
+            slower = re.match(r"slower|more\s+slowly|less", m["how"], re.IGNORECASE)
+            return _asked(m["source"], m["use"], "slower" if slower else "faster")
     if (
         m := _COVERED_BY_RE.match(text)
         or _COVER_RE.match(text)
@@ -178,7 +210,10 @@ def cover_answer(
 ) -> tuple[CitedAnswer, Figure]:
     """Whether ``source`` (a positive figure) is at least the size of ``use`` (an outflow,
     often printed negative), or with ``relation`` ``more`` whether the first is the larger
-    of the two (outflows by their size), said first, each figure cited to its page."""
+    of the two (outflows by their size), said first, each figure cited to its page; with a
+    race's relation (:data:`RACES`) the two are growths (:func:`race_answer`)."""
+    if relation in RACES:
+        return race_answer(source, use, relation)
     if relation == "more":
         holds = abs(source.value) > abs(use.value)
         did = "exceeded" if holds else "did not exceed"
@@ -196,8 +231,61 @@ def cover_answer(
     return answer, _figure(source, source_text, list(numbers), inputs, verdict)
 
 
+def choice_probe(asked: ChoiceQuestion, period: str) -> Probe:
+    """The probe code answers for a choice among statement figures."""
+    options = ", ".join(asked.options)
+    return Probe(
+        probe_title=f"{options} (from the statements)",
+        probe_question=f"Which of {options} {asked.predicate} in {period}?",
+    )
+
+
+def _grown(title: str) -> str:
+    """The figure a growth is of: "Revenue growth" -> "revenue"."""
+    return lower_first(title.removesuffix(" growth"))
+
+
+def _moved(growth: Calculation) -> str:
+    """``grew 7.8% (from $365,817 million to $394,328 million)``: a growth and the two
+    years' amounts it is computed from (outflows by their size), earlier first."""
+    rate = f"{'grew' if growth.value >= 0 else 'fell'} {abs(growth.value) * 100:.1f}%"
+    years = sorted(growth.inputs, key=lambda fact: (fact.fy, fact.fq or 0))
+    if len(years) != 2:
+        return rate
+    return f"{rate} (from {millions(abs(years[0].value))} to {millions(abs(years[1].value))})"
+
+
+def race_answer(
+    source: Calculation, use: Calculation, relation: str = "faster"
+) -> tuple[CitedAnswer, Figure]:
+    """Whether ``source``'s growth beat ``use``'s (``relation`` ``faster``) or trailed it
+    (``slower``), said first, then each growth with its two years' amounts, cited."""
+    faster = source.value > use.value
+    holds = faster if relation == "faster" else source.value < use.value
+    numbers, footnotes = numbered_footnotes([source, use])
+    marker = render_marker(list(numbers.values()))
+    if source.value >= 0 and use.value >= 0:
+        other = f"{'faster' if faster else 'slower'} than {_grown(use.title)}, which {_moved(use)}"
+    else:
+        other = f"while {_grown(use.title)} {_moved(use)}"
+    verdict = (
+        f"{'Yes' if holds else 'No'}: {_grown(source.title)} {_moved(source)} in "
+        f"{source.period.label}, {other}"
+    )
+    answer = CitedAnswer(body=f"{verdict}{marker}.", references=ReferenceList(footnotes=footnotes))
+    inputs = [*source.input_lines(), *use.input_lines()]
+    text = f"{source.value * 100:.1f}%"
+    return answer, _figure(source, text, list(numbers), inputs, verdict)
+
+
 def comparison_probe(source: Calculation, use: Calculation, relation: str, period: str) -> Probe:
     """The probe code answers for a comparison of two statement figures."""
+    if relation in RACES:
+        first, second = _grown(source.title), _grown(use.title)
+        return Probe(
+            probe_title=f"{first[:1].upper()}{first[1:]} and {second} growth (from the statements)",
+            probe_question=f"Did {first} grow {relation} than {second} in {period}?",
+        )
     verb = "exceed" if relation == "more" else "cover"
     return Probe(
         probe_title=f"{source.title} and {lower_first(use.title)} (from the statements)",

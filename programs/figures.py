@@ -34,7 +34,9 @@ from domain.periods import Period, read_periods, slice_period
 from domain.quarter_pairs import paired_cells
 from programs.absent_items import absence_verdict, unprinted
 from programs.comparisons import (
+    RACES,
     choice_answer,
+    choice_probe,
     comparison_probe,
     cover_answer,
     numbered_footnotes,
@@ -186,13 +188,16 @@ class Figures:
 
     def fixed_years(self, question: str, ref: SliceRef) -> list[int]:
         """The other fiscal years a fixed-years figure of this slice spans ("the FY2017 -
-        FY2019 average" computed in FY2019 reads FY2017 and FY2018 from the same filing; a
-        CAGR from FY2019 to FY2021 reads two years and spans FY2020 too); empty when the
-        slice has no such figure."""
+        FY2019 average" in FY2019 reads FY2017 and FY2018 from its filing; a CAGR from FY2019
+        to FY2021 spans FY2020 too; a race of two growths in FY2022 reads FY2021); else []."""
         computed = self.compute(question, ref)
-        if computed is None or not names_fixed_years(computed.choice):
+        if computed is not None and names_fixed_years(computed.choice):
+            inputs = list(computed.calculation.inputs)
+        elif computed is None and (covered := self.cover(question, ref)) and covered[2] in RACES:
+            inputs = [fact for c in covered[:2] for fact in c.calculation.inputs]
+        else:
             return []
-        return list(range(min(f.fy for f in computed.calculation.inputs), ref.fy))
+        return list(range(min(f.fy for f in inputs), ref.fy))
 
     def probe(self, question: str, ref: SliceRef) -> Probe | None:
         """The figure probe for this slice, when the question asks for a computable figure
@@ -212,14 +217,7 @@ class Figures:
             )
         if computed is None:
             chosen = self.choose(question, ref)
-            if chosen is None:
-                return None
-            asked, _ = chosen
-            return Probe(
-                probe_title=f"{', '.join(asked.options)} (from the statements)",
-                probe_question=f"Which of {', '.join(asked.options)} {asked.predicate} in "
-                f"{slice_period(ref).label}?",
-            )
+            return choice_probe(chosen[0], slice_period(ref).label) if chosen else None
         title, period = computed.calculation.title, period_text(computed.calculation.period)
         return Probe(
             probe_title=f"{title} (from the statements)",
@@ -271,18 +269,24 @@ class Figures:
         return (asked, computed) if len(names) == len(computed) else None
 
     def cover(self, question: str, ref: SliceRef) -> tuple[Computed, Computed, str] | None:
-        """The two figures a "did A cover B?" or "was A more than B?" question compares, and
-        how (:mod:`programs.comparisons`), each a line item's or a metric's size read from
-        the slice's facts, both in money; None unless both are."""
+        """The two figures a "did A cover B?", "was A more than B?" or "did A grow faster than
+        B?" question compares, and how (:mod:`programs.comparisons`), read from the slice's
+        facts: both sizes in money, or both growths over the year before; else None."""
         asked = read_cover(drop_instructions(question))
         if asked is None or outside_the_statements(question):
             return None
-        period = asked_period(question, ref)
-        source, use = (self._size(text, ref, period) for text in (asked.source, asked.use))
+        period, race = asked_period(question, ref), asked.relation in RACES
+        read = self._growth if race else self._size
+        source, use = (read(text, ref, period) for text in (asked.source, asked.use))
         if source is None or use is None:
             return None
         amounts = source.calculation.unit == use.calculation.unit == "USD"
-        return (source, use, asked.relation) if amounts else None  # in money, not ratios
+        return (source, use, asked.relation) if amounts or race else None
+
+    def _growth(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
+        choice = formula_asked(f"What was {text} growth?", period)  # over the year before
+        grown = choice is not None and choice.title.endswith(" growth")
+        return self._calculated(choice, ref) if grown and choice.period == period else None
 
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
         """One line item or metric named by ``text`` as a question asks its size (an
@@ -305,14 +309,10 @@ class Figures:
     def judges(self, question: str, ref: SliceRef) -> bool:
         """Whether the slice's figure settles the question's "is it healthy?" by a shared
         benchmark (:func:`programs.verdicts.benchmark_verdict`)."""
-        computed = self.compute(question, ref)
-        if computed is None:
+        if (computed := self.compute(question, ref)) is None:
             return False
-        calculation = computed.calculation
-        verdict = benchmark_verdict(
-            question, calculation.title, calculation.value, computed.value_text
-        )
-        return verdict is not None
+        calc = computed.calculation
+        return benchmark_verdict(question, calc.title, calc.value, computed.value_text) is not None
 
     def is_figure_probe(self, probe: Probe, question: str, ref: SliceRef) -> bool:
         """Whether ``probe`` is the one :meth:`probe` writes (stateless, so resume agrees)."""

@@ -1,5 +1,5 @@
-"""Whether one statement figure covers another, or is the larger, said by code
-(``programs.comparisons``)."""
+"""Whether one statement figure covers another, is the larger, or grew the faster, said by
+code (``programs.comparisons``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from domain.cells import SliceRef
 from domain.periods import Period
-from programs.comparisons import CoverQuestion, cover_answer, read_cover
+from programs.comparisons import CoverQuestion, cover_answer, race_answer, read_cover
 from programs.figures import Figures
 from retrieval.store import GridFilter
 
@@ -206,3 +206,55 @@ def test_a_listed_payment_the_statements_do_not_print_adds_nothing_and_is_named(
     )
     assert size_asked("dividends and capex", period, lambda item: True) is None  # none at all
     assert size_asked("capex", period, lambda item: True).formula == "abs(capex)"  # not listed
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "use", "relation"),
+    [
+        ("Did Intel's revenue grow faster than its operating expenses in FY2022?",
+         "revenue", "operating expenses", "faster"),
+        ("Has Apple's R&D grown more quickly than its revenue?", "R&D", "revenue", "faster"),
+        ("Did opex rise faster than revenue did in FY2022?", "opex", "revenue", "faster"),
+        ("Has revenue grown more slowly than SG&A for Apple in FY2022?",
+         "revenue", "SG&A", "slower"),
+        ("Did Apple's revenue growth outpace its operating expense growth in FY2022?",
+         "revenue", "operating expense", "faster"),
+        ("Did revenue outgrow costs and expenses in 2022?",
+         "revenue", "costs and expenses", "faster"),
+    ],
+)  # fmt: skip
+def test_a_race_question_names_the_two_figures_and_the_way(question, source, use, relation):
+    assert read_cover(question) == CoverQuestion(source, use, relation)
+
+
+def test_code_says_which_of_two_figures_grew_faster(figures):
+    question = "Did 3M's capital expenditure grow faster than its revenue in FY2018?"
+    assert figures.compute(question, MMM_2018) is None  # not one growth alone
+    probe = figures.probe(question, MMM_2018)
+    assert probe is not None
+    assert probe.probe_question == "Did capital expenditure grow faster than revenue in FY2018?"
+    answer, figure = figures.answer(question, MMM_2018)
+    assert answer.body.startswith(
+        "Yes: capital expenditure grew 14.9% (from $1,373 million to $1,577 million) in "
+        "FY2018, faster than revenue, which grew 3.5% (from $31,657 million to $32,765 million)"
+    )
+    assert figure.verdict and answer.references.footnotes
+    assert figures.fixed_years(question, MMM_2018) == [2017]  # FY2017 is read, not planned
+    slower = "Did 3M's capital expenditure grow more slowly than its revenue in FY2018?"
+    assert figures.answer(slower, MMM_2018)[0].body.startswith("No: capital expenditure grew ")
+
+
+@dataclass
+class _Growth(_Figure):
+    unit: str = "ratio"
+
+
+@given(st.integers(-99, 300), st.integers(-99, 300), st.sampled_from(["faster", "slower"]))
+def test_a_race_is_won_exactly_by_the_larger_growth(first, second, relation):
+    year = Period(fy=2030, fq=None)
+    a, b = _Growth("Revenue growth", first / 100, year), _Growth("R&D growth", second / 100, year)
+    answer, _ = race_answer(a, b, relation)  # type: ignore[arg-type]
+    holds = first > second if relation == "faster" else first < second
+    assert answer.body.startswith("Yes:" if holds else "No:")
+    assert f"{'grew' if first >= 0 else 'fell'} {abs(first):.1f}%" in answer.body
+    assert ("R&D, which" if first >= 0 and second >= 0 else "while R&D") in answer.body
