@@ -120,8 +120,9 @@ def table_runs(text: str) -> list[tuple[str, Rows]]:
     subtotal the segment note prints unlabelled after the last of them, so the page's text
     joins it to that row ("Mobileye | 241 | 245 | 143 | 738 | 1,342 | 1,123"). The group
     becomes one row, its name with its subtotal: Intel's Internet of Things segment is one
-    part of operating income, not its IOTG and Mobileye lines."""
-    rows = [_TableRow.read(row) for row in page_rows(text)]
+    part of operating income, not its IOTG and Mobileye lines. Nor does a part's share on
+    a line of its own ("Percentage of total revenue | 73% | 73%"), which is left out."""
+    rows = [r for r in map(_TableRow.read, page_rows(text)) if not r.share]
     runs: list[tuple[str, Rows]] = []
     current: Rows = []
     seen: list[str] = []  # every row's text so far, for the headings
@@ -162,6 +163,11 @@ def _heading(seen: Sequence[str], start: int) -> str:
     return "\n".join(seen[max(0, start - _HEADING_LINES) : start])
 
 
+#: A part's share printed on a line of its own under it ("Percentage of total revenue |
+#: 73% | 73%"): Adobe's segment note interleaves one after every segment.
+_SHARE_LINE = re.compile(
+    r"^\s*(?:as\s+a\s+)?(?:percent(?:age)?|%)\s+of\s+(?:total|consolidated|net)\b", re.I
+)
 #: A group's name: short, starting with a letter, with no colon or digit.
 _GROUP_NAME = re.compile(r"^[A-Za-z][^:\d]{1,60}$")
 
@@ -175,6 +181,7 @@ class _TableRow:
     amounts: tuple[float, ...]
     whole: bool  # a labelled row whose every value is an amount
     heading: str  # the label of a line with no values ("Internet of Things"), else ""
+    share: bool = False  # the part above's share of the total, every value a percentage
 
     @classmethod
     def read(cls, row: Row) -> _TableRow:
@@ -188,7 +195,8 @@ class _TableRow:
         # a group's name: words, not a section's label ("Operating income (loss):") or a
         # column's ("2016(c)")
         heading = row.label if named and _GROUP_NAME.match(row.label) else ""
-        return cls(row.text, row.label, amounts, whole, heading)
+        share = bool(_SHARE_LINE.match(row.label)) and all("%" in v for v in row.values)
+        return cls(row.text, row.label, amounts, whole, heading, share and bool(row.values))
 
 
 def _closes_group(rows: Sequence[_TableRow], index: int, width: int) -> bool:

@@ -212,6 +212,30 @@ def test_any_table_of_parts_is_read_back_with_its_values(rows):
     ]
 
 
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["North", "South", "East", "West", "Online"]),
+                  st.integers(1, 40_000), st.integers(1, 40_000)),
+        min_size=2, max_size=5, unique_by=lambda r: r[0],
+    ).filter(lambda rows: sum(r[1] for r in rows) >= 1000 and sum(r[2] for r in rows) >= 1000),
+    st.sampled_from(["Percentage of total revenue", "% of total net sales",
+                     "As a percentage of total revenues"]),
+)  # fmt: skip
+def test_a_share_printed_under_each_part_does_not_split_the_table(rows, share_label):
+    """Adobe's segment note prints each segment's share of revenue on a line of its own
+    under it ("Percentage of total revenue | 73% | 73%"); read as a row of another width,
+    it had ended the table after its first segment, and no part was found."""
+    total, prior = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    lines = ["Revenue by segment", "(in millions)", "2022", "2021"]
+    for label, now, before in rows:
+        lines += [label, f"{now:,}", f"{before:,}"]
+        lines += [share_label, f"{round(100 * now / total)} %", f"{round(100 * before / prior)} %"]
+    lines += ["Total revenue", f"{total:,}", f"{prior:,}"]
+    found = find_breakdown("\n".join(lines), total * 1e6, prior * 1e6)
+    assert found is not None
+    assert [(p.label, p.value) for p in found.parts] == [(r[0], r[1] * 1e6) for r in rows]
+
+
 #: A segment note that prints a group's rows under its name and the group's subtotal
 #: unlabelled after them (Intel's FY2020 note, cut to its operating income).
 GROUPED_PAGE = """Operating income (loss) for each period was as follows:
