@@ -52,7 +52,7 @@ def _unit(body: str, start: int, end: int, in_table: bool) -> Sentence | None:
     return Sentence(text, start, end, numbers, DAGGER in text, in_table)
 
 
-def _is_abbreviation(segment: str, dot_at: int) -> bool:
+def is_abbreviation(segment: str, dot_at: int) -> bool:
     """True when the full stop at ``dot_at`` ends an abbreviation or initial, not a sentence."""
     word = re.search(r"([A-Za-z.]+)$", segment[max(0, dot_at - 24) : dot_at])
     if word is None:
@@ -66,7 +66,7 @@ def _split_prose(body: str, start: int, end: int) -> list[Sentence]:
     out: list[Sentence] = []
     cursor = 0
     for m in _END_RE.finditer(segment):
-        if segment[m.start()] == "." and _is_abbreviation(segment, m.start()):
+        if segment[m.start()] == "." and is_abbreviation(segment, m.start()):
             continue
         nxt = segment[m.end() :].lstrip()
         if nxt and nxt[0].islower():

@@ -17,12 +17,16 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_units
+from citations.sentences import is_abbreviation, split_sentences, without_units
 
-#: Words that join a figure to its cause: "…, primarily due to …", "… driven by …".
+#: How much of a change a cause explains, said between its words: "due primarily to".
+_HOW_MUCH = r"(?:(?:primarily|mainly|largely|principally|partly|partially|in\s+part)\s+)?"
+#: Words that join a figure to its cause: "…, primarily due to …", "… driven by …", and
+#: with the adverb inside, as Apple writes it: "was higher … due primarily to …".
 _CAUSE = re.compile(
-    r"\b(?:due\s+to|driven\s+by|attributable\s+to|as\s+a\s+result\s+of|resulting\s+from"
-    r"|because\s+of|reflecting|owing\s+to)\b",
+    rf"\b(?:due\s+{_HOW_MUCH}to|driven\s+{_HOW_MUCH}by|attributable\s+{_HOW_MUCH}to"
+    rf"|as\s+a\s+result\s+of|resulting\s+{_HOW_MUCH}from|because\s+of|reflecting"
+    rf"|owing\s+to)\b",
     re.IGNORECASE,
 )
 #: The figures a cause is given to: the words filings and drafts name each by, and looser
@@ -91,8 +95,17 @@ _PAGE_SENTENCE = re.compile(r"(?<=[.;!?])\s+|(?<=[.;!?][”\"])\s+")
 
 def page_sentences(page: str) -> list[str]:
     """A page's sentences. PDF text wraps a sentence over lines ("… primarily due to
-    leverage of fixed costs,\nfavorable channel mix shifts …"): each is read as one."""
-    return _PAGE_SENTENCE.split(" ".join(page.split()))
+    leverage of fixed costs,\nfavorable channel mix shifts …"): each is read as one. A stop
+    after an abbreviation ("the impact to U.S. foreign tax credits") or before a word in
+    lower case ends none: Apple's tax-rate cause had been quoted up to "U.S."."""
+    sentences: list[str] = []
+    for piece in _PAGE_SENTENCE.split(" ".join(page.split())):
+        last = sentences[-1] if sentences else ""
+        if last.endswith(".") and (piece[:1].islower() or is_abbreviation(last, len(last) - 1)):
+            sentences[-1] = f"{last} {piece}"
+        else:
+            sentences.append(piece)
+    return sentences
 
 
 def measures_named(text: str) -> set[str]:

@@ -12,7 +12,10 @@ direction, and is not about a segment, a region or a quarter the question does n
 Such a sentence, when it is the only one, is the answer, cited to its page; when none is,
 or several are, the question is researched as before. A risk factor ("margins are subject
 to downward pressure due to …") says no change, and a segment's sentence is not the
-company's.
+company's; nor does a figure set against a benchmark ("the effective tax rate for 2022
+was lower than the statutory federal income tax rate due primarily to …"), which says why
+it differs, not why it changed. The connective may hold how much it explains ("due
+primarily to", as Apple writes it).
 
 Revenue is a measure here too ("What drove revenue change as of FY2023 for FedEx?"), as
 "revenue" or "sales" not after "of" (cost of sales and a percent of net sales are other
@@ -60,6 +63,13 @@ _MOVED = re.compile(
     re.IGNORECASE,
 )
 _QUARTER = re.compile(r"\b(?:quarter|three\s+months)\b", re.IGNORECASE)
+#: A figure set against something other than an earlier period ("lower than the statutory
+#: federal income tax rate due primarily to …"): why it differs, not why it changed.
+_THAN_ANOTHER = re.compile(
+    r"\bthan\s+(?!(?:(?:in|during|for|that\s+of|those\s+of)\s+)?(?:the\s+)?"
+    r"(?:prior|previous|preceding|last|same|year[- ]ago|fiscal|FY|(?:19|20)\d\d)\b)",
+    re.IGNORECASE,
+)
 #: Longer than this, a page "sentence" is a run of table text, not a sentence.
 _MAX_CHARS = 600
 
@@ -109,6 +119,8 @@ def gives_cause(sentence: str, question: str) -> bool:
     if PART_RE.search(explained) and not PART_RE.search(question):
         return False
     if _QUARTER.search(explained) and not _QUARTER.search(question):
+        return False
+    if _THAN_ANOTHER.search(explained):
         return False
     asked = _direction(question)
     return not asked or _direction(explained) in (asked, "")

@@ -15,6 +15,7 @@ from programs.cause_check import (
     measures_named,
     mentions_measure,
     misattributed_cause,
+    page_sentences,
 )
 from programs.probe_loop import ProbeLoop
 from signatures.probes import Probe
@@ -173,3 +174,18 @@ def test_a_cause_of_a_fall_does_not_explain_a_figures_size():
     # a page's cause of a rise may still be read as why a figure is large
     risen = CAPEX_PAGE.replace("decreased", "increased").replace("lower", "new")
     assert misattributed_cause(size, [risen]) is None
+
+
+def test_a_page_sentence_runs_past_an_abbreviation_and_a_stop_before_lower_case():
+    """Apple's tax-rate cause had been quoted up to "the impact to U.S."."""
+    page = (
+        "The rate was higher compared to 2030 due primarily to the impact to U.S. foreign\n"
+        "tax credits under guidance of the U.S. Department of the Treasury. Liquidity "
+        "and Capital Resources The Company believes; its cash is ample."
+    )
+    assert page_sentences(page) == [
+        "The rate was higher compared to 2030 due primarily to the impact to U.S. foreign "
+        "tax credits under guidance of the U.S. Department of the Treasury.",
+        "Liquidity and Capital Resources The Company believes;",
+        "its cash is ample.",
+    ]

@@ -70,6 +70,28 @@ def test_several_different_sentences_leave_the_question_to_the_agents():
     assert quoted_cause(ASKED, [_page("Nothing here.")]) is None
 
 
+TAX_ASKED = "Why did Acme's effective tax rate change in FY2031?"
+TAX_PAGE = (
+    "The Company's effective tax rate for 2031 was lower than the statutory federal income "
+    "tax rate due primarily to a lower effective tax rate on foreign earnings. The Company's "
+    "effective tax rate for 2031 was higher compared to 2030 due primarily to lower tax "
+    "benefits from share-based compensation."
+)
+
+
+def test_a_cause_of_the_change_is_told_from_a_cause_of_a_difference():
+    """The connective may hold how much it explains ("due primarily to"), and a figure set
+    against a benchmark (the statutory rate) says why it differs, not why it changed."""
+    found = quoted_cause(TAX_ASKED, [_page(TAX_PAGE)])
+    assert found is not None
+    assert found[1].startswith("The Company's effective tax rate for 2031 was higher compared")
+    assert not gives_cause(TAX_PAGE.split(". ")[0] + ".", TAX_ASKED)
+    for between in ("mainly", "largely", "in part"):
+        assert gives_cause(
+            f"Gross margin fell due {between} to freight.", "Why did gross margin fall?"
+        )
+
+
 REVENUE_PAGE = (
     "Revenue \nRevenue decreased 4% in 2023 primarily due to global volume declines at all of "
     "our transportation segments, partially offset by yield improvement. \nShop Express "
