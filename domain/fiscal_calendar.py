@@ -18,6 +18,9 @@ DECEMBER_YEAR_END = "1231"
 _MMDD = re.compile(r"^(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")
 #: Days into a month that still count as the previous month's end (52/53-week years).
 EARLY_DAYS = 7
+#: How many fiscal years before its own an annual filing prints in its comparative columns:
+#: the income and cash-flow statements show three years.
+COMPARATIVE_YEARS = 2
 _MONTH_NAMES = (
     "January February March April May June July August September October November December"
 ).split()

@@ -355,9 +355,10 @@ class Figures:
         computed = self.compute(question, ref) or self._read_instead(question, ref)
         asked = read_periods(question)
         years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
-        wanted = [fy for fy in sorted(years) if fy < ref.fy]
+        own = computed.calculation.period.fy if computed else ref.fy  # a stand-in's: earlier
+        wanted = [fy for fy in sorted(years) if fy < own]
         if asked.trend and len(years) < 2:
-            wanted = [ref.fy - 1]
+            wanted = [own - 1]
         if pairs := paired_cells(asked):  # quarter by quarter: the year-ago one only if asked
             wanted = [ref.fy - 1] if (ref.fy - 1, ref.fq) in pairs else []
         if computed is None or asked.sequential or not wanted:
@@ -369,7 +370,7 @@ class Figures:
             before = SliceRef(ticker=ref.ticker, fy=fy, fq=ref.fq)
             if self.compute(question, before) or self._read_instead(question, before):
                 continue  # the earlier slice gives it from its own filing
-            period = computed.choice.period.shifted(fy - ref.fy)
+            period = computed.choice.period.shifted(fy - own)
             earlier = self._calculated(replace(computed.choice, period=period), ref)
             if earlier is None or deficit_reason(earlier.calculation):
                 continue  # not printed, or a ratio to a deficit, which is not meaningful

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
+from domain.fiscal_calendar import COMPARATIVE_YEARS
 from domain.periods import one_fiscal_period
 from programs.latest_periods import (
     counted_back,
@@ -135,6 +136,11 @@ def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> Gr
 
 
 def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
+    if asked.fq == used.fq == 4 and asked.fy < used.fy <= asked.fy + COMPARATIVE_YEARS:
+        return (
+            f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q4, whose "
+            f"annual filing reports FY{asked.fy} beside its own"
+        )
     if used.fy == asked.fy and used.fq == 4:
         return (
             f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q4 (the "
@@ -261,6 +267,15 @@ def _compared_quarter(
     return [], _absent_prior_reason(SliceRef(ticker=ticker, fy=prior[0], fq=prior[1]), sequential)
 
 
+def _all_years_absent(
+    ticker: str, asked: Sequence[tuple[int, int]], held: set[tuple[str, int, int]]
+) -> bool:
+    """Whether every period asked is a fiscal year the grid lacks: FedEx's FY2022 "compared
+    with FY2021", where only its FY2023 10-K is held, which prints both years beside its
+    own (:func:`programs.figure_periods.asked_period` reads them there)."""
+    return all(fq == 4 and (ticker, fy, fq) not in held for fy, fq in asked)
+
+
 def plan_slices(
     facets: Facets, cells: Sequence[GridCell], pairs: Sequence[tuple[int, int]] = ()
 ) -> SlicePlan:
@@ -351,7 +366,10 @@ def plan_slices(
             # the other quarters of the dive. So is one of several periods a question sets
             # side by side: Q2 FY2024 standing in for Q3 beside Q3 FY2023 compares another
             # pair of quarters than the one asked (Salesforce's growth came back as 5.04%).
-            side_by_side = len(set(asked) - compared) > 1
+            # Years none of which is held are not: a later annual filing prints them all.
+            side_by_side = len(set(asked) - compared) > 1 and not _all_years_absent(
+                ticker, asked, held
+            )
             stand_in = None if deep or side_by_side else nearest_cell(ticker, fy, fq, cells)
             if stand_in is None or (stand_in.fy, stand_in.fq) in asked:
                 # Nothing near, or the neighbour is researched already as a period asked

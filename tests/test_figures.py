@@ -762,6 +762,25 @@ def test_a_q4_written_beside_another_quarter_is_the_three_months():
         assert asked_period(alone, SliceRef(ticker="ACME", fy=2022, fq=4)) == Period(2022, 4)
 
 
+def test_a_year_a_later_annual_filing_stands_in_for_is_read_from_its_comparatives(figures):
+    """The grid lacks FedEx's FY2022 10-K, and its FY2023 10-K prints FY2022's capex beside
+    its own: asked FY2022 (or FY2021 and FY2022) of that slice, the figures are those years',
+    not FY2023's, read from the same statement page."""
+    from domain.periods import Period
+    from programs.figure_periods import asked_period
+
+    later = SliceRef(ticker="MMM", fy=2018, fq=4)  # the sample's 10-K: FY2016-FY2018 columns
+    assert asked_period("What was 3M's capex in FY2017?", later) == Period(2017)
+    assert asked_period("What was 3M's capex in FY2015?", later) == Period(2018)  # too far
+    assert asked_period("What was 3M's capex in FY2018?", later) == Period(2018)
+    question = "How much did 3M spend on capital expenditures in FY2017 compared with FY2016?"
+    answer, figure = figures.answer(question, later)
+    assert figure.period == "FY2017"
+    assert answer.body.endswith(" in FY2017 was $1,373 million¹.")
+    (earlier,) = figures.years_before(question, later)
+    assert earlier[1].period == "FY2016"
+
+
 def test_a_share_asked_after_the_figure_is_given_beside_it(figures):
     """FedEx's capex "and what share of revenue was that?" had gone unanswered."""
     from programs.share_asks import share_base

@@ -786,3 +786,19 @@ def test_quarters_each_written_with_their_year_are_those_cells(cells):
     # the same quarter of two years is both years' quarter, as before
     same = plan(cells, "Did PepsiCo's revenue grow in Q2 of FY2023 compared to Q2 of FY2022?")
     assert same.labels == ["PEP FY2023 Q2"]
+
+
+def test_years_set_side_by_side_none_held_are_read_from_the_later_annual_filing():
+    """FedEx's FY2022 capex "compared with FY2021", with only its FY2023 10-K held: the 10-K
+    prints both years beside its own, so it is researched (before, the run failed)."""
+    grid = [GridCell("FDX", "FedEx", 2023, 4, ("10-K",), 10)]
+    plan = plan_slices(Facets(tickers=["FDX"], fiscal_years=[2021, 2022]), grid)
+    assert [s.label for s in plan.slices] == ["FDX FY2023 Q4"]
+    assert (
+        "FDX FY2022 Q4 is not in the grid; researched FDX FY2023 Q4, whose annual filing "
+        "reports FY2022 beside its own" in plan.scope
+    )
+    held = [*grid, GridCell("FDX", "FedEx", 2021, 4, ("10-K",), 10)]
+    plan = plan_slices(Facets(tickers=["FDX"], fiscal_years=[2021, 2022]), held)
+    assert [s.label for s in plan.slices] == ["FDX FY2021 Q4"]  # one held: no stand-in beside it
+    assert plan.missing == ["FDX FY2022 Q4"]
