@@ -353,9 +353,8 @@ class Figures:
         slice cannot give. AmEx's FY2021 revenue "compared with the prior year" is in the
         FY2022 10-K; Intel's gross margin "from FY2018 to FY2020" is in the FY2020 one."""
         computed = self.compute(question, ref) or self._read_instead(question, ref)
-        asked = read_periods(question)
+        asked, own = read_periods(question), computed.calculation.period.fy if computed else 0
         years = asked.fiscal_years  # "between FY2022 and FY2023": FY2021 is not asked
-        own = computed.calculation.period.fy if computed else ref.fy  # a stand-in's: earlier
         wanted = [fy for fy in sorted(years) if fy < own]
         if asked.trend and len(years) < 2:
             wanted = [own - 1]
