@@ -106,6 +106,24 @@ def _direction(text: str) -> str:
     return "up" if up and not down else "down" if down and not up else ""
 
 
+def cause_query(question: str) -> str | None:
+    """A search for the cause sentence in the filing's own words ("operating income
+    decreased declined primarily due to"): the question's words ("Why did FedEx's
+    operating income decline?") rank each segment's discussion above the company's
+    sentence, which FedEx's FY2023 10-K prints on a page of its own. None unless the
+    question asks a cause."""
+    if not asks_cause(question):
+        return None
+    asked = without_caveat(question)
+    named = next((m.group() for p in (*MEASURE_PATTERNS, _REVENUE) if (m := p.search(asked))), None)
+    if named is None:
+        return None
+    moved = {"up": "increased rose", "down": "decreased declined"}.get(
+        _direction(question), "increased decreased"
+    )
+    return f"{named} {moved} primarily due to"
+
+
 def gives_cause(sentence: str, question: str) -> bool:
     """Whether a page ``sentence`` gives the cause of the change ``question`` asks about:
     the question's figure named before the cause connective, a change told as done, in

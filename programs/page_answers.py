@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
-from programs.cause_quotes import asks_cause, cause_answer, quoted_cause
+from programs.cause_quotes import asks_cause, cause_answer, cause_query, quoted_cause
 from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
@@ -28,18 +28,21 @@ def asks_of_a_page(question: str) -> bool:
 
 
 def page_answer(
-    question: str, slice: SliceRef, search: Callable[[GridFilter], Sequence[PageHit]]
+    question: str, slice: SliceRef, search: Callable[[str, GridFilter], Sequence[PageHit]]
 ) -> tuple[PageHit, CitedAnswer, str] | None:
     """The page, its answer and what answered it (for the run record); None when no page
-    answers the question in its own words. ``search`` searches the question in one locked
-    cell: the slice's own, and for a cover its neighbours' when the slice prints none."""
-    pages = search(GridFilter(slice.ticker, slice.fy, slice.fq))
+    answers the question in its own words. ``search`` searches a query in one locked cell:
+    the slice's own (the question, and for a cause the filing's words for one too), and for
+    a cover its neighbours' when the slice prints none."""
+    where = GridFilter(slice.ticker, slice.fy, slice.fq)
+    pages = search(question, where)
     if (listed := cover_answer(question, pages)) is not None:
         return listed[0], listed[1], "the filing's cover page"
-    if (quoted := quoted_cause(question, pages)) is not None:
+    worded = search(query, where) if (query := cause_query(question)) else []
+    if (quoted := quoted_cause(question, [*pages, *worded])) is not None:
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
     if (counted := quoted_headcount(question, pages)) is not None:
         return counted[0], headcount_answer(*counted), "the filing's sentence"
-    if (near := nearest_cover(question, slice, search)) is not None:
+    if (near := nearest_cover(question, slice, lambda cell: search(question, cell))) is not None:
         return near[0], near[1], "the nearest filing's cover page"
     return None

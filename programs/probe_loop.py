@@ -390,7 +390,7 @@ class ProbeLoop:
         if probe.probe_question != question or not asks_of_a_page(question):
             return None
         found = page_answer(
-            question, slice, lambda where: self.searcher.search(question, where, k=self.k)
+            question, slice, lambda query, where: self.searcher.search(query, where, k=self.k)
         )
         if found is None:
             return None

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import pytest
 
 from domain.cells import SliceRef
-from programs.cause_quotes import asks_cause, cause_answer, gives_cause, quoted_cause
+from programs.cause_quotes import asks_cause, cause_answer, cause_query, gives_cause, quoted_cause
+from programs.page_answers import page_answer
 from programs.probe_loop import ProbeLoop
 from retrieval.search.hybrid import Hit
 from signatures.probes import Probe
@@ -175,3 +176,27 @@ def test_the_probe_loop_closes_the_questions_probe_with_the_sentence_and_no_mode
     other = Probe(probe_title="Marketing", probe_question="How did marketing spend change?")
     loop.run(ASKED, ref, other, 2)
     assert calls == ["model"]
+
+
+def test_the_cause_is_also_searched_in_the_filings_own_words():
+    """FedEx's FY2023 10-K says "Operating income declined in 2023 primarily due to lower
+    volumes …" on a page the question's own words ranked below each segment's discussion;
+    a search in the filing's words ("operating income decreased declined primarily due
+    to") finds it, and code quotes it."""
+    asked = "Why did Acme's operating income decline in FY2031?"
+    assert cause_query(asked) == "operating income decreased declined primarily due to"
+    assert cause_query("What drove Acme's revenue change?") == (
+        "revenue increased decreased primarily due to"
+    )
+    assert cause_query("What was Acme's revenue?") is None
+    segment = _page("Ground segment operating income increased 19% due to yield.")
+    company = _page("Operating income declined in 2031 primarily due to lower volumes.", 55)
+    queries: list[str] = []
+
+    def search(query, where):
+        queries.append(query)
+        return [company] if "primarily due to" in query else [segment]
+
+    page, answer, by = page_answer(asked, SliceRef(ticker="ACME", fy=2031, fq=4), search)
+    assert (page.page_index, by) == (55, "the filing's sentence")
+    assert "lower volumes" in answer.body and queries[0] == asked

@@ -69,7 +69,7 @@ class _Page:
 
 def _in_the_slice(*pages: _Page):
     """A search that finds ``pages`` in the slice's own cell and nothing elsewhere."""
-    return lambda where: list(pages) if (where.fy, where.fq) == (2023, 2) else []
+    return lambda query, where: list(pages) if (where.fy, where.fq) == (2023, 2) else []
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_only_a_question_about_registration_is_read_from_the_cover():
 def _covers(**by_cell: _Page):
     """A search that finds each page in its cell ("2022Q4"), a release's text elsewhere."""
 
-    def search(where):
+    def search(query, where):
         found = by_cell.get(f"y{where.fy}q{where.fq}")
         return [found] if found else [_Page("Quarterly results: revenue rose 12%.")]
 
@@ -168,4 +168,4 @@ def test_of_two_covers_a_quarter_apart_the_earlier_is_read():
 
 
 def test_no_cover_near_the_slice_leaves_the_question_to_research():
-    assert page_answer(QUESTION, SLICE, lambda where: [_Page("Revenue rose 12%.")]) is None
+    assert page_answer(QUESTION, SLICE, lambda query, where: [_Page("Revenue rose 12%.")]) is None
