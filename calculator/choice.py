@@ -106,9 +106,10 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     ]
     years = sorted(set(years))
     base = Period(years[-1]) if years else period
-    if years and period is not None and period.fq and not period.to_date and period.fy == base.fy:
+    if years and period is not None and period.fq and period.fy == base.fy:
         # A quarter's slice keeps its quarter where the question names its year ("revenue
-        # growth in Q2 2023"): the year alone reads annual figures a 10-Q does not print.
+        # growth in Q2 2023", "in the first half of 2023": the year to date at Q2): the
+        # year alone reads annual figures a 10-Q does not print.
         base = period
     if base is None:
         return Refusal("the question names no fiscal year")

@@ -21,7 +21,16 @@ class PeriodRef:
     offset: int = 0
 
     def resolve(self, base: Period) -> Period:
-        return self.absolute if self.absolute is not None else base.shifted(self.offset)
+        """The period read: an absolute one as written, a relative one moved from ``base``.
+        In a year-to-date calculation an absolute quarter is that quarter's year to date
+        too: "revenue growth in the first half of fiscal 2024" is ``revenue[FY2024Q2] /
+        revenue[FY2023Q2] - 1`` over the six months, where the quarters alone had been read
+        and labelled year to date."""
+        if self.absolute is None:
+            return base.shifted(self.offset)
+        if base.to_date and self.absolute.fq in (2, 3) and not self.absolute.to_date:
+            return Period(self.absolute.fy, self.absolute.fq, to_date=True)
+        return self.absolute
 
     def within(self, outer: PeriodRef) -> PeriodRef:
         """This reference seen from inside a metric referenced at ``outer``.

@@ -354,11 +354,11 @@ def test_whether_a_company_was_profitable_asks_its_net_income(question):
             Period(2023, 3),
             "revenue[FY2024] / revenue[FY2023] - 1",
         ),
-        # year to date is not one quarter
+        # the year to date at the quarter (its references read the year to date)
         (
             "What was revenue growth in the first half of 2023?",
             Period(2023, 2, to_date=True),
-            "revenue[FY2023] / revenue[FY2022] - 1",
+            "revenue[FY2023Q2] / revenue[FY2022Q2] - 1",
         ),
     ],
 )

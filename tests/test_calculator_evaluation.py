@@ -265,6 +265,14 @@ def test_a_year_to_date_period_reads_the_year_to_date_column_not_the_quarter():
     # the year before is read to the same date
     growth = calculate("revenue / revenue[FY-1] - 1", facts, Period(2021, 2, to_date=True))
     assert growth.value == pytest.approx(0.1)
+    # so is a quarter named absolutely ("growth in the first half of 2021"): the quarter
+    # alone (300 against a year-ago quarter not printed) had been read and called H1's
+    q2_last = fact("revenue", 2020, 280 * M, duration="quarter", fq=2)
+    named = "revenue[FY2021Q2] / revenue[FY2020Q2] - 1"
+    assert calculate(named, [*facts, q2_last], Period(2021, 2, to_date=True)).value == (
+        pytest.approx(0.1)
+    )
+    assert calculate(named, [*facts, q2_last], Period(2021, 2)).value == pytest.approx(20 / 280)
 
 
 def test_the_quick_ratio_counts_marketable_securities_and_says_when_none_are_printed():
