@@ -100,8 +100,8 @@ class Figures:
         self._cache: dict[SliceRef, list[Fact]] = {}
         self._lock = threading.Lock()
 
-    def __deepcopy__(self, memo: dict) -> Figures:
-        return self  # a cache over the shared store, not program state
+    def __deepcopy__(self, memo: dict) -> Figures:  # a cache over the store, not state
+        return self
 
     def sector(self, ticker: str) -> str:
         """The company's GICS sector ("" when the company map has none)."""
@@ -150,9 +150,7 @@ class Figures:
 
     def part_table(self, question: str, ref: SliceRef) -> PartTable | None:
         """The parts' breakdown the question asks about (:mod:`programs.part_tables`)."""
-        if self._parts is None:
-            return None
-        return self._parts.table(question, ref, self.consolidated)
+        return None if self._parts is None else self._parts.table(question, ref, self.consolidated)
 
     def consolidated(
         self, measure: str, question: str, ref: SliceRef
@@ -431,7 +429,8 @@ class Figures:
             )
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
-            sentence = f"{verdict}{marker}. {sentence}"
+            said = verdict.endswith(value)  # "Yes: dividends paid came to $489 million": once
+            sentence = f"{verdict} {when}{marker}." if said else f"{verdict}{marker}. {sentence}"
         if base:  # "…, and what share of revenue was that?"
             every = render_marker(list(numbers.values()))
             sentence += " " + share_sentence(calculation, base.calculation, base.value_text, every)

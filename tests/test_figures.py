@@ -864,3 +864,12 @@ def test_a_row_labels_aside_in_parentheses_is_not_printed():
     plural = [Fact(label="Capital expenditures", concept="capex", value=-7_411e6, **flows)]
     answer, _ = Figures(lambda ref: plural).answer("What was SOFT's capex in FY2023?", SOFT_2023)
     assert answer.body.startswith("Capital expenditure in FY2023 was")  # a plural is no aside
+
+
+def test_a_verdict_that_states_the_figure_is_not_followed_by_it_again(figures):
+    """ "Yes: dividends paid came to $489 million¹. Dividends paid (payments for dividends)
+    in FY2022 was $489 million¹." said eBay's amount twice."""
+    answer, _ = figures.answer("Did 3M pay dividends in FY2018?", MMM_2018)
+    assert answer.body == "Yes: dividends paid came to $3,193 million in FY2018¹."
+    answer, _ = figures.answer("Was 3M profitable in FY2018?", MMM_2018)
+    assert answer.body.count("$5,349 million") == 1 and answer.body.endswith(" in FY2018¹.")
