@@ -430,7 +430,8 @@ class Figures:
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             said = verdict.endswith(value)  # "Yes: dividends paid came to $489 million": once
-            sentence = f"{verdict} {when}{marker}." if said else f"{verdict}{marker}. {sentence}"
+            verdict = f"{verdict} {when}" if said else verdict
+            sentence = f"{verdict}{marker}." if said else f"{verdict}{marker}. {sentence}"
         if base:  # "…, and what share of revenue was that?"
             every = render_marker(list(numbers.values()))
             sentence += " " + share_sentence(calculation, base.calculation, base.value_text, every)

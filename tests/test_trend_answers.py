@@ -386,3 +386,14 @@ def test_a_one_figure_sentence_beside_the_change_line_goes_even_without_its_peri
         assert lines.fullmatch(said)
     assert not lines.fullmatch("Effective tax rate was 9.9%.")  # another figure is not a copy
     assert not lines.fullmatch("Effective tax rate was 12.2%, below the statutory 21%.")
+
+
+def test_a_presence_verdict_opens_the_answer_once(searcher):
+    """MGM's "Has it paid dividends?" read `Yes: dividends paid came to $4.05 million¹.`
+    twice once the figure's own line said the verdict with its period."""
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question="Did 3M pay dividends in FY2018?")
+    answer = pred.report.split("## Answer")[-1].split("**Sources**")[0]
+    assert answer.count("came to") == 1, answer
+    assert "Yes: dividends paid came to $3,193 million in FY2018" in answer
