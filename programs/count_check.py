@@ -10,6 +10,11 @@ such things, in any of the words filings use for them ("associates", "team membe
 "units", "locations"). One that does not is removed and counted, as
 :mod:`programs.basis_check` removes a comparison its pages do not make.
 
+A count that is one row of a table whose rows add up to its total row is that row's, not
+the company's, unless the sentence names the row: asked how many restaurants McDonald's
+operated at the end of 2022, the draft gave 10,103, its International Operated Markets'
+row, where the table's total is 40,275.
+
 A headcount needs more: filings state it in prose, the number beside its noun ("we
 employed approximately 143,000 full-time employees"), so a cited page must print the
 number within a few words of a word for staff. Asked Oracle's FY2022 headcount, the draft
@@ -22,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from calculator.breakdown import table_runs
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 
@@ -130,19 +136,64 @@ def _states_headcount(page: str, number: str) -> bool:
     return False
 
 
+#: A table's total row: "Total", "Total restaurants".
+_TOTAL_ROW = re.compile(r"^\s*total\b", re.IGNORECASE)
+
+
+def part_rows(page: str) -> dict[float, str]:
+    """The values of the rows of ``page``'s tables that add up, column by column, to the
+    total row printed right after them (two rows or more), each with its row's label."""
+    parts: dict[float, str] = {}
+    for _, rows in table_runs(page):
+        for end, (label, total) in enumerate(rows):
+            if not _TOTAL_ROW.match(label):
+                continue
+            for start in range(end - 2, -1, -1):
+                above = rows[start:end]
+                if all(abs(sum(v[c] for _, v in above) - t) < 0.5 for c, t in enumerate(total)):
+                    parts.update((v[c], name) for name, v in above for c in range(len(total)))
+                    break
+    return parts
+
+
+#: A number and, at most two words after it, a thing counted in any word for it ("10,103
+#: restaurants", "1,355 retail locations").
+_ANY_COUNT = re.compile(
+    r"\b(?P<n>(?!(?:19|20)\d\d\b)\d[\d,]*)(?:\s+[a-z-]+){0,2}?\s+(?:"
+    + "|".join(sorted({re.escape(w) for words in COUNTED.values() for w in words}))
+    + r")",
+    re.IGNORECASE,
+)
+
+
+def _counts_a_part(text: str, pages: list[str]) -> bool:
+    """Whether ``text`` counts with a number that is a part's row on a cited page (not its
+    total) without naming that part."""
+    lowered = text.lower()
+    for found in _ANY_COUNT.finditer(text):
+        number = float(found["n"].replace(",", ""))
+        for page in pages:
+            label = part_rows(page).get(number)
+            if label and label.lower() not in lowered:
+                return True
+    return False
+
+
 def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple[CitedAnswer, int]:
     """``answer`` without the sentences that count something none of their cited pages
-    (``page_texts``: text by page uid) names, or a headcount none of them states, and how
-    many were removed."""
+    (``page_texts``: text by page uid) names, or a headcount none of them states, or a
+    part's count given as the whole, and how many were removed."""
     wrong = []
     for sentence in split_sentences(answer.body):
         text = MARKER_RE.sub(" ", sentence.text)
         nouns = counted_nouns(text)
         cited = cited_pages(answer, sentence, page_texts, "")
-        if not nouns or not cited:
+        if not cited or not (nouns or _ANY_COUNT.search(text)):
             continue
-        if any(not any(names_counted(page, noun) for page in cited) for noun in nouns) or any(
-            not any(_states_headcount(page, n) for page in cited) for n in _headcounts(text)
+        if (
+            any(not any(names_counted(page, noun) for page in cited) for noun in nouns)
+            or any(not any(_states_headcount(page, n) for page in cited) for n in _headcounts(text))
+            or _counts_a_part(text, list(cited))
         ):
             wrong.append(sentence)
     return without_sentences(answer, wrong)

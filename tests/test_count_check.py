@@ -65,3 +65,40 @@ def test_a_headcount_stands_only_where_its_page_states_it_beside_staff():
     assert drop_miscounted(stated, {"0a1b2c3d4e5f": WORKFORCE}) == (stated, 0)
     far = f"We had 143,000 at year end.{' Revenue grew on demand.' * 8} Our employees ..."
     assert drop_miscounted(stated, {"0a1b2c3d4e5f": far})[1] == 1
+
+
+RESTAURANTS = (
+    "Systemwide restaurants at year end\n2031\n2030\nU.S.\n13,444\n13,438\n"
+    "International Operated Markets\n10,103\n10,785\nInternational Developmental Licensed "
+    "Markets & Corporate\n16,728\n15,808\nTotal\n40,275\n40,031"
+)
+
+
+def test_a_part_s_count_given_as_the_whole_goes():
+    """McDonald's restaurants at the end of 2022 had been answered with its International
+    Operated Markets' row (10,103) of a table whose total is 40,275."""
+    pages = {"0a1b2c3d4e5f": RESTAURANTS}
+    part = cited_answer("Acme operated 10,103 restaurants at the end of 2031.¹")
+    assert drop_miscounted(part, pages)[1] == 1
+    for kept in (
+        "Acme operated 40,275 restaurants at the end of 2031.¹",  # the total
+        "Acme operated 10,103 restaurants in International Operated Markets.¹",  # named
+        "Acme operated 13,444 U.S. restaurants.¹",
+    ):
+        answer = cited_answer(kept)
+        assert drop_miscounted(answer, pages) == (answer, 0)
+
+
+@given(st.lists(st.integers(10, 50_000), min_size=2, max_size=5, unique=True), st.data())
+def test_any_row_of_a_footed_count_table_is_a_part(rows, data):
+    from programs.count_check import part_rows
+
+    lines = ["Stores at year end", "2031"]
+    names = [f"Region {chr(65 + i)}" for i in range(len(rows))]
+    for name, value in zip(names, rows, strict=True):
+        lines += [name, f"{value:,}"]
+    lines += ["Total", f"{sum(rows):,}"]
+    parts = part_rows("\n".join(lines))
+    picked = data.draw(st.sampled_from(range(len(rows))))
+    assert parts[float(rows[picked])] == names[picked]
+    assert float(sum(rows)) not in parts or sum(rows) in rows
