@@ -287,8 +287,7 @@ class Figures:
         return self._calculated(choice, ref) if grown and choice.period == period else None
 
     def _size(self, text: str, ref: SliceRef, period: Period) -> Computed | None:
-        """One line item or metric named by ``text`` as a question asks its size (an
-        outflow's ``abs(...)``), read from the slice's facts."""
+        """A line item or metric ``text`` names, as asked its size (an outflow's ``abs``)."""
         facts = self.facts(ref)  # "capex and dividends": their sum, a payment not made none
         choice = size_asked(text, period, lambda item: unprinted(item, facts))
         if choice is None:
@@ -430,7 +429,8 @@ class Figures:
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
             said = verdict.endswith(value)  # "Yes: dividends paid came to $489 million": once
-            verdict = f"{verdict} {when}" if said else verdict
+            named = lower_first(calculation.title)  # with its printed label, as the line had
+            verdict = f"{verdict.replace(named, named + printed, 1)} {when}" if said else verdict
             sentence = f"{verdict}{marker}." if said else f"{verdict}{marker}. {sentence}"
         if base:  # "…, and what share of revenue was that?"
             every = render_marker(list(numbers.values()))

@@ -870,6 +870,8 @@ def test_a_verdict_that_states_the_figure_is_not_followed_by_it_again(figures):
     """ "Yes: dividends paid came to $489 million¹. Dividends paid (payments for dividends)
     in FY2022 was $489 million¹." said eBay's amount twice."""
     answer, _ = figures.answer("Did 3M pay dividends in FY2018?", MMM_2018)
-    assert answer.body == "Yes: dividends paid came to $3,193 million in FY2018¹."
+    assert answer.body == (
+        "Yes: dividends paid (dividends paid to shareholders) came to $3,193 million in FY2018¹."
+    )
     answer, _ = figures.answer("Was 3M profitable in FY2018?", MMM_2018)
     assert answer.body.count("$5,349 million") == 1 and answer.body.endswith(" in FY2018¹.")
