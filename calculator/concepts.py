@@ -71,6 +71,7 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _balance("long_term_debt", "long-term debt"),
         _balance("total_liabilities", "total liabilities"),
         _balance("equity", "shareholders' equity"),
+        _balance("retained_earnings", "retained earnings"),
         ConceptInfo("diluted_eps", "diluted EPS", "income", "per_share", "USD/share"),
         ConceptInfo("diluted_shares", "diluted shares", "income", "shares", "shares"),
     )

@@ -129,6 +129,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "short_term_debt": (r"short[- ]term (?:debt|borrowings)",),
     "long_term_debt": (r"long[- ]term debt",),
     "total_liabilities": (r"total liabilities",),
+    "retained_earnings": (
+        r"(?:retained|reinvested|accumulated) earnings",
+        r"(?:accumulated|retained) deficit",
+        r"earnings reinvested",
+    ),
     "equity": (
         r"(?:total )?(?:shareholders'?|stockholders'?|shareowners'?) equity",
         r"total equity",

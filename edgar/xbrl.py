@@ -101,6 +101,7 @@ CONCEPT_TAGS: tuple[ConceptTags, ...] = (
     ConceptTags("long_term_debt", "balance", ("LongTermDebtNoncurrent",)),
     ConceptTags("total_liabilities", "balance", ("Liabilities",)),
     ConceptTags("equity", "balance", ("StockholdersEquity",)),
+    ConceptTags("retained_earnings", "balance", ("RetainedEarningsAccumulatedDeficit",)),
     ConceptTags(
         "total_equity",
         "balance",

@@ -1,16 +1,17 @@
 """The yes/no a figure computed by code settles, tried in one order.
 
-A question that asks "is it healthy?", "is it above 10?", "did it grow?" or "did it pay
-one?" about a figure code computed is answered by code, first: a shared benchmark, a
-level the question names, the direction of a change, whether the statements print the
-item at all, and whether capex makes the business plainly capital-intensive or not. The
-first that reads the question decides; none: the judgement stays the model's.
+A question that asks "is it healthy?", "is it above 10?", "is it negative?", "did it grow?"
+or "did it pay one?" about a figure code computed is answered by code, first: a shared
+benchmark, a level the question names, a sign, the direction of a change, whether the
+statements print the item at all, and whether capex makes the business plainly
+capital-intensive or not. The first that reads the question decides; none: the judgement
+stays the model's.
 """
 
 from __future__ import annotations
 
 from programs.intensity_verdicts import intensity_verdict
-from programs.threshold_verdicts import threshold_verdict
+from programs.threshold_verdicts import sign_verdict, threshold_verdict
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
 
 
@@ -22,6 +23,7 @@ def settled_verdict(
     return (
         benchmark_verdict(question, title, value, text)
         or threshold_verdict(question, title, value, text, display)
+        or sign_verdict(question, title, value, text)
         or change_verdict(question, title, value, text, sector)
         or presence_verdict(question, formula, title, value, text)
         or intensity_verdict(question, formula, value, text)

@@ -8,6 +8,9 @@ figure's own terms (a percentage for a margin or a growth rate, times or a plain
 for a ratio, dollars with their scale for an amount, days for days) and says which side
 the figure falls on. A level in other terms than the figure's (a margin against "$5
 billion") gets no verdict, and neither does a question that opens with no yes/no.
+
+A sign is the level zero: "Does PG&E have negative retained earnings as of FY2022?" is
+`Yes: retained earnings stood at -$7,542 million, below zero` (:func:`sign_verdict`).
 """
 
 from __future__ import annotations
@@ -118,3 +121,23 @@ def threshold_verdict(
         holds = value > level
     side = "above" if value > level else "below" if value < level else "equal to"
     return f"{'Yes' if holds else 'No'}: {lower_first(title)} of {text} is {side} {written}"
+
+
+#: A sign asked of the figure the question names: "negative retained earnings", "is its
+#: free cash flow positive?".
+_SIGN = re.compile(r"\b(?P<sign>negative|positive)\b", re.IGNORECASE)
+
+
+def sign_verdict(question: str, title: str, value: float, text: str) -> str | None:
+    """The verdict sentence (no citation marks) for a yes/no question asking whether the
+    figure ``title`` (its ``value``, written ``text``) is negative or positive; None when
+    the question asks no sign of it, or names a level (:func:`threshold_verdict`'s)."""
+    asked = without_periods(question)
+    found = _SIGN.search(asked)
+    if not opens_yes_no(question) or found is None or _read_level(question) is not None:
+        return None
+    if title.lower() not in asked.lower():
+        return None
+    holds = value < 0 if found["sign"].lower() == "negative" else value > 0
+    side = "below" if value < 0 else "above" if value > 0 else "at"
+    return f"{'Yes' if holds else 'No'}: {lower_first(title)} stood at {text}, {side} zero"

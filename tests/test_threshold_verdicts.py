@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from programs.threshold_verdicts import threshold_verdict
+from programs.threshold_verdicts import sign_verdict, threshold_verdict
 
 
 @pytest.mark.parametrize(
@@ -55,3 +55,29 @@ def test_the_verdict_agrees_with_the_arithmetic(value, percent):
         f"{value:.1%}", "percent",
     )  # fmt: skip
     assert verdict is not None and verdict.startswith("Yes" if value > percent / 100 else "No")
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "verdict"),
+    [
+        ("Does Acme have negative retained earnings as of FY2031?", -7_542e6,
+         "Yes: retained earnings stood at -$7,542 million, below zero"),
+        ("Are Acme's retained earnings positive in FY2031?", -7_542e6,
+         "No: retained earnings stood at -$7,542 million, below zero"),
+        ("Does Acme have negative retained earnings?", 12e6,
+         "No: retained earnings stood at $12 million, above zero"),
+        ("What were Acme's retained earnings in FY2031?", -1e6, None),  # no yes/no
+        ("Is Acme's revenue negative?", -1e6, None),  # another figure
+        ("Are retained earnings above $5 billion?", -1e6, None),  # a level: threshold's
+    ],
+)  # fmt: skip
+def test_a_sign_asked_is_the_level_zero(question, value, verdict):
+    text = f"{'-' if value < 0 else ''}${abs(value) / 1e6:,.0f} million"
+    assert sign_verdict(question, "Retained earnings", value, text) == verdict
+
+
+@given(st.floats(-1e9, 1e9, allow_nan=False).filter(lambda v: v != 0), st.booleans())
+def test_a_sign_verdict_agrees_with_the_sign(value, negative):
+    question = f"Is Acme's free cash flow {'negative' if negative else 'positive'}?"
+    verdict = sign_verdict(question, "Free cash flow", value, f"{value:,.0f}")
+    assert verdict is not None and verdict.startswith("Yes" if (value < 0) == negative else "No")
