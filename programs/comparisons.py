@@ -10,8 +10,8 @@ million did not cover capital expenditure of $24,844 million¹.`
 
 "Did Apple's revenue grow faster than its operating expenses in FY2022?" races two
 figures' growth: each is read for the year and the year before, and code says which grew
-faster, with both years' amounts (`No: revenue grew 7.8% in FY2022 (from $365,817 million to
-$394,328 million), slower than operating expenses, which grew 17.0% …`). Researched, the
+faster, with both years' amounts (`No: revenue grew 7.8% (from $365,817 million to $394,328
+million) in FY2022, slower than operating expenses, which grew 17.0% …`). Researched, the
 answer gave revenue alone.
 """
 
@@ -250,8 +250,8 @@ def _moved(growth: Calculation) -> str:
     years' amounts it is computed from (outflows by their size), earlier first."""
     rate = f"{'grew' if growth.value >= 0 else 'fell'} {abs(growth.value) * 100:.1f}%"
     years = sorted(growth.inputs, key=lambda fact: (fact.fy, fact.fq or 0))
-    if len(years) != 2:
-        return rate
+    if len(years) != 2 or any(fact.unit != "USD" for fact in years):
+        return rate  # per-share amounts are no millions
     return f"{rate} (from {millions(abs(years[0].value))} to {millions(abs(years[1].value))})"
 
 
