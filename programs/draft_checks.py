@@ -356,10 +356,20 @@ def drop_repeats(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     return without_sentences(answer, repeated(answer.body))
 
 
-#: A short sentence that stops at its verb: "The evidence cites¹", "The page shows¹".
+#: A short sentence that stops at its verb: "The evidence cites¹", "The page shows¹"; or
+#: at a word that wants an object its marks stood for: "This is stated in¹ and²."
 _STOPS_AT_VERB = re.compile(
     r"^(?:\S+\s+){0,4}(?:cites|shows|states|says|indicates|includes|lists|reports|provides|"
-    r"notes|mentions|follows|following)[\s.]*$",
+    r"notes|mentions|follows|following|in|on|and|see)[\s.]*$",
+    re.IGNORECASE,
+)
+#: A cause that names nothing, ending its sentence: "… declined in FY2022 due to a
+#: combination of factors¹."
+_EMPTY_CAUSE = re.compile(
+    r"\b(?:due\s+to|driven\s+by|because\s+of|as\s+a\s+result\s+of|caused\s+by)\s+"
+    r"(?:(?:a\s+)?(?:combination|number|variety|range|host|mix)\s+of\s+|"
+    r"(?:various|several|multiple|many|different|certain|other)\s+)"
+    r"(?:factors|reasons|things|items|issues|drivers)[\s.]*$",
     re.IGNORECASE,
 )
 
@@ -375,13 +385,16 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     lines went, and the reviewer accepted the lead-in as the answer. A short sentence that
     stops at its verb ("The evidence cites¹", what was left of Oracle's headcount draft once
     the page reference it went on to paste was gone) is no answer either, wherever it
-    stands. A full stop after the colon ("… was driven by the following factors:¹˒²˒³.",
-    Intel's Q1 2023 revenue cause) leaves it a lead-in. With them gone, an empty draft is
-    code's to send back. Returns how many went."""
+    stands, nor one left at a word its marks stood after ("This is stated in¹ and²."), nor
+    one whose cause names nothing ("Intel's revenue declined in FY2022 due to a combination
+    of factors."). A full stop after the colon ("… was driven by the following
+    factors:¹˒²˒³.", Intel's Q1 2023 revenue cause) leaves it a lead-in. With them gone, an
+    empty draft is code's to send back. Returns how many went."""
     sentences = [s for s in split_sentences(answer.body) if not s.in_table]
     if not sentences:
         return answer, 0
-    dangling = [s for s in sentences if _STOPS_AT_VERB.match(MARKER_RE.sub("", s.text).strip())]
+    said = [(s, MARKER_RE.sub("", s.text).strip()) for s in sentences]
+    dangling = [s for s, text in said if _STOPS_AT_VERB.match(text) or _EMPTY_CAUSE.search(text)]
     last = sentences[-1]
     if last not in dangling and _ENDS_AT_COLON.search(MARKER_RE.sub("", last.text)):
         dangling.append(last)

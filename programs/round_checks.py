@@ -31,7 +31,8 @@ the pages the probe retrieved (never the model's word for them):
 13. :func:`programs.draft_checks.drop_pasted_formulas`: a sentence in the calculator's
     notation (``÷``, ``|cost of revenue|``) goes; the report's Formulas note gives it;
 14. :func:`programs.draft_checks.drop_dangling_lead_in`: a last sentence that leads in to
-    a list ("… include the following:") goes once the list is gone;
+    a list ("… include the following:") goes once the list is gone, as does one that says
+    nothing ("The evidence cites¹", a cause of "a combination of factors");
 15. :func:`programs.draft_checks.drop_repeats`: a sentence that says again what one before
     it said goes (the same sentence cited to two pages);
 16. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in

@@ -385,7 +385,10 @@ def test_a_lead_in_left_with_nothing_after_it_goes():
     assert drop_dangling_lead_in(ended) == (ended, 0)
 
 
-@pytest.mark.parametrize("stub", ["The evidence cites", "The page shows", "As the 10-K states"])
+@pytest.mark.parametrize(
+    "stub",
+    ["The evidence cites", "The page shows", "As the 10-K states", "This is stated in¹ and²"],
+)
 def test_a_short_sentence_that_stops_at_its_verb_goes_wherever_it_stands(stub):
     """Oracle's headcount: "… The evidence cites [1] ORCL 10-K FY2022 p.53: …" lost its
     pasted page reference and left "The evidence cites¹"."""
@@ -394,6 +397,22 @@ def test_a_short_sentence_that_stops_at_its_verb_goes_wherever_it_stands(stub):
     assert dropped == 1 and kept.body == "Oracle employed about 143,000 people.¹"
     told = cited_answer("Revenue rose in FY2022, as the segment table of the 10-K shows.¹")
     assert drop_dangling_lead_in(told) == (told, 0)
+
+
+@pytest.mark.parametrize(
+    "empty",
+    ["a combination of factors", "various factors", "several reasons", "a number of issues"],
+)
+def test_a_cause_that_names_nothing_goes(empty):
+    """Intel's FY2022 revenue decline: "… declined in FY2022 due to a combination of
+    factors¹." was accepted as the cause."""
+    answer = cited_answer(
+        f"Intel's revenue declined in FY2022 due to {empty}.¹ Client revenue fell 36%.¹"
+    )
+    kept, dropped = drop_dangling_lead_in(answer)
+    assert dropped == 1 and kept.body == "Client revenue fell 36%.¹"
+    named = cited_answer("Revenue fell due to several factors, chiefly lower PC demand.¹")
+    assert drop_dangling_lead_in(named) == (named, 0)
 
 
 def test_a_sentence_in_the_calculators_notation_goes():
