@@ -140,20 +140,33 @@ def _states_headcount(page: str, number: str) -> bool:
 _TOTAL_ROW = re.compile(r"^\s*total\b", re.IGNORECASE)
 
 
-def part_rows(page: str) -> dict[float, str]:
-    """The values of the rows of ``page``'s tables that add up, column by column, to the
-    total row printed right after them (two rows or more), each with its row's label."""
-    parts: dict[float, str] = {}
-    for _, rows in table_runs(page):
+Table = tuple[str, list[tuple[str, tuple[float, ...]]], tuple[float, ...]]
+
+
+def footed_tables(page: str) -> list[Table]:
+    """``page``'s tables whose rows (two or more) add up, column by column, to the total row
+    printed right after them: each as its heading, its part rows and the total's values."""
+    tables: list[Table] = []
+    for heading, rows in table_runs(page):
         for end, (label, total) in enumerate(rows):
             if not _TOTAL_ROW.match(label):
                 continue
             for start in range(end - 2, -1, -1):
                 above = rows[start:end]
                 if all(abs(sum(v[c] for _, v in above) - t) < 0.5 for c, t in enumerate(total)):
-                    parts.update((v[c], name) for name, v in above for c in range(len(total)))
+                    tables.append((heading, above, total))
                     break
-    return parts
+    return tables
+
+
+def part_rows(page: str) -> dict[float, str]:
+    """The values of the part rows of ``page``'s footed tables, each with its row's label."""
+    return {
+        v[c]: name
+        for _, above, _ in footed_tables(page)
+        for name, v in above
+        for c in range(len(v))
+    }
 
 
 #: A number and, at most two words after it, a thing counted in any word for it ("10,103

@@ -1,10 +1,11 @@
 """Questions a filing answers on one page in its own words, answered by code from that page.
 
-Three kinds, each read deterministically from the pages the question's own probe would
+Four kinds, each read deterministically from the pages the question's own probe would
 search first: which securities are registered on an exchange (the cover page's list,
 :mod:`programs.registered_securities`), what drove a figure (the one sentence that says
-so, :mod:`programs.cause_quotes`) and how many people the company employs (the sentence
-that states its headcount, :mod:`programs.headcount_quotes`). The probe loop closes the
+so, :mod:`programs.cause_quotes`), how many people the company employs (the sentence
+that states its headcount, :mod:`programs.headcount_quotes`) and how many stores it has
+(the table's total, :mod:`programs.store_counts`). The probe loop closes the
 question's probe with the answer, with no model call, and researches it as before when
 none applies.
 """
@@ -19,12 +20,18 @@ from programs.cause_quotes import asks_cause, cause_answer, cause_query, quoted_
 from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
+from programs.store_counts import asks_store_count, counted_total, store_count_answer
 from retrieval.store import GridFilter
 
 
 def asks_of_a_page(question: str) -> bool:
     """Whether the question is of a kind a page may answer in its own words."""
-    return asks_registered(question) or asks_cause(question) or asks_headcount(question)
+    return (
+        asks_registered(question)
+        or asks_cause(question)
+        or asks_headcount(question)
+        or asks_store_count(question)
+    )
 
 
 def page_answer(
@@ -43,6 +50,8 @@ def page_answer(
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
     if (counted := quoted_headcount(question, pages)) is not None:
         return counted[0], headcount_answer(*counted), "the filing's sentence"
+    if (stores := counted_total(question, pages, slice.fy)) is not None:
+        return stores[0], store_count_answer(*stores), "the filing's table"
     if (near := nearest_cover(question, slice, lambda cell: search(question, cell))) is not None:
         return near[0], near[1], "the nearest filing's cover page"
     return None
