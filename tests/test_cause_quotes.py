@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from cited import filing_page
 
 from domain.cells import SliceRef
 from programs.cause_quotes import asks_cause, cause_answer, cause_query, gives_cause, quoted_cause
@@ -25,17 +24,7 @@ QUARTER = (
 )
 
 
-@dataclass(frozen=True)
-class _Page:
-    uid: str
-    page_id: int
-    doc_label: str
-    page_index: int
-    text: str
-
-
-def _page(text: str, index: int = 40) -> _Page:
-    return _Page(f"{index:012x}", index, "SHOP 10-K FY2023", index, text)
+_page = filing_page
 
 
 @pytest.mark.parametrize(

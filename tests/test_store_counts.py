@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from cited import FilingPage, filing_page
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,17 +20,8 @@ TABLE = (
 )
 
 
-@dataclass(frozen=True)
-class _Page:
-    uid: str
-    page_id: int
-    doc_label: str
-    page_index: int
-    text: str
-
-
-def _page(text: str, index: int = 20) -> _Page:
-    return _Page(f"{index:012x}", index, "ACME 10-K FY2031", index, text)
+def _page(text: str, index: int = 20) -> FilingPage:
+    return filing_page(text, index, "ACME 10-K FY2031")
 
 
 def test_the_tables_total_for_the_year_is_the_answer_with_its_parts():
