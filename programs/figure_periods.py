@@ -20,14 +20,16 @@ def asked_period(question: str, ref: SliceRef) -> Period:
     earnings release prints beside the year: read as the year, Intel's Q4 2022 operating
     margin was given as FY2022's 3.7%. A question naming only years before an annual
     slice's own asks of a later filing standing in for them (the grid lacks FedEx's FY2022
-    10-K; its FY2023 10-K prints FY2022's capex beside its own): the latest year named."""
+    10-K; its FY2023 10-K prints FY2022's capex beside its own): the latest year named; not
+    so "since 2020", whose later years are each researched as their own."""
     period, asked = slice_period(ref), read_periods(question)
     if period.fq in (2, 3) and asked.year_to_date:
         return replace(period, to_date=True)
     if ref.fq == 4 and (ref.fy, 4) in asked.quarter_cells:
         return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
     last = max(asked.fiscal_years, default=ref.fy)
-    if ref.fq == 4 and not asked.fiscal_quarters and last < ref.fy <= last + COMPARATIVE_YEARS:
+    named = ref.fq == 4 and not asked.fiscal_quarters and asked.since_fy is None  # not "since"
+    if named and last < ref.fy <= last + COMPARATIVE_YEARS:
         return Period(last)  # a later annual filing standing in for the year asked
     return period
 

@@ -773,6 +773,8 @@ def test_a_year_a_later_annual_filing_stands_in_for_is_read_from_its_comparative
     assert asked_period("What was 3M's capex in FY2017?", later) == Period(2017)
     assert asked_period("What was 3M's capex in FY2015?", later) == Period(2018)  # too far
     assert asked_period("What was 3M's capex in FY2018?", later) == Period(2018)
+    # "since FY2017" plans each later year, each its own slice's
+    assert asked_period("How has 3M's capex changed since FY2017?", later) == Period(2018)
     question = "How much did 3M spend on capital expenditures in FY2017 compared with FY2016?"
     answer, figure = figures.answer(question, later)
     assert figure.period == "FY2017"
