@@ -65,3 +65,10 @@ def fiscal_cell(
         return fy, 4
     quarter = round(((month - fye_month) % 12) / 3)
     return fy, quarter if 1 <= quarter <= 3 else 4
+
+
+def in_comparative_columns(fy: int, filing_fy: int) -> bool:
+    """Whether the annual filing of ``filing_fy`` prints fiscal year ``fy`` beside its own
+    (a later filing, at most :data:`COMPARATIVE_YEARS` later): where the planner lets it
+    stand in for ``fy`` and code reads ``fy``'s figures from it, alike."""
+    return fy < filing_fy <= fy + COMPARATIVE_YEARS

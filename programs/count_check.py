@@ -182,13 +182,14 @@ _ANY_COUNT = re.compile(
 def _counts_a_part(text: str, pages: list[str]) -> bool:
     """Whether ``text`` counts with a number that is a part's row on a cited page (not its
     total) without naming that part."""
+    counted = [float(found["n"].replace(",", "")) for found in _ANY_COUNT.finditer(text)]
+    if not counted:
+        return False
     lowered = text.lower()
-    for found in _ANY_COUNT.finditer(text):
-        number = float(found["n"].replace(",", ""))
-        for page in pages:
-            label = part_rows(page).get(number)
-            if label and label.lower() not in lowered:
-                return True
+    for parts in map(part_rows, pages):  # each page's tables read once
+        labels = [parts[n] for n in counted if n in parts]
+        if any(label.lower() not in lowered for label in labels):
+            return True
     return False
 
 
@@ -206,7 +207,7 @@ def drop_miscounted(answer: CitedAnswer, page_texts: Mapping[str, str]) -> tuple
         if (
             any(not any(names_counted(page, noun) for page in cited) for noun in nouns)
             or any(not any(_states_headcount(page, n) for page in cited) for n in _headcounts(text))
-            or _counts_a_part(text, list(cited))
+            or _counts_a_part(text, cited)
         ):
             wrong.append(sentence)
     return without_sentences(answer, wrong)

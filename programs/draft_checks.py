@@ -395,8 +395,8 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
         return answer, 0
     said = [(s, MARKER_RE.sub("", s.text).strip()) for s in sentences]
     dangling = [s for s, text in said if _STOPS_AT_VERB.match(text) or _EMPTY_CAUSE.search(text)]
-    last = sentences[-1]
-    if last not in dangling and _ENDS_AT_COLON.search(MARKER_RE.sub("", last.text)):
+    last, last_text = said[-1]
+    if last not in dangling and _ENDS_AT_COLON.search(last_text):
         dangling.append(last)
     return without_sentences(answer, dangling)
 

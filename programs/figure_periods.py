@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from calculator.result import Calculation
 from domain.cells import SliceRef
-from domain.fiscal_calendar import COMPARATIVE_YEARS
+from domain.fiscal_calendar import in_comparative_columns
 from domain.periods import Period, read_periods, slice_period
 
 
@@ -29,7 +29,7 @@ def asked_period(question: str, ref: SliceRef) -> Period:
         return Period(ref.fy, 4)  # "Q4 of FY2022", "the fourth quarter": the three months
     last = max(asked.fiscal_years, default=ref.fy)
     named = ref.fq == 4 and not asked.fiscal_quarters and asked.since_fy is None  # not "since"
-    if named and last < ref.fy <= last + COMPARATIVE_YEARS:
+    if named and in_comparative_columns(last, ref.fy):
         return Period(last)  # a later annual filing standing in for the year asked
     return period
 

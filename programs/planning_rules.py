@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.cells import SliceRef
-from domain.fiscal_calendar import COMPARATIVE_YEARS
+from domain.fiscal_calendar import in_comparative_columns
 from domain.periods import one_fiscal_period
 from programs.latest_periods import (
     counted_back,
@@ -136,7 +136,7 @@ def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> Gr
 
 
 def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
-    if asked.fq == used.fq == 4 and asked.fy < used.fy <= asked.fy + COMPARATIVE_YEARS:
+    if asked.fq == used.fq == 4 and in_comparative_columns(asked.fy, used.fy):
         return (
             f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q4, whose "
             f"annual filing reports FY{asked.fy} beside its own"
