@@ -10,6 +10,8 @@ stays the model's.
 
 from __future__ import annotations
 
+import re
+
 from programs.intensity_verdicts import intensity_verdict
 from programs.threshold_verdicts import sign_verdict, threshold_verdict
 from programs.verdicts import benchmark_verdict, change_verdict, presence_verdict
@@ -28,3 +30,15 @@ def settled_verdict(
         or presence_verdict(question, formula, title, value, text)
         or intensity_verdict(question, formula, value, text)
     )
+
+
+def verdict_with_period(verdict: str, value: str, when: str) -> str | None:
+    """``verdict`` with the period its figure is ``when`` beside the figure it states, so the
+    answer says the figure once: "No: a quick ratio of 0.54 in FY2022 is below 1", not that
+    verdict followed by "Quick ratio in FY2022 was 0.54." A figure qualified by what it is a
+    share of keeps it ("16.9% of revenue in FY2022"). None when the verdict does not state
+    the figure (the figure's own sentence follows it then)."""
+    found = re.search(rf"(?<![\d.,$-]){re.escape(value)}(?!\d|[.,]\d)(?: of \w+)?", verdict)
+    if not found:
+        return None
+    return f"{verdict[: found.end()]} {when}{verdict[found.end() :]}"

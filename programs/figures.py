@@ -52,7 +52,7 @@ from programs.figure_formulas import (
 )
 from programs.figure_periods import asked_period, figure_when, period_text
 from programs.figure_questions import asks_to_choose, outside_the_statements
-from programs.figure_verdicts import settled_verdict
+from programs.figure_verdicts import settled_verdict, verdict_with_period
 from programs.inapplicable import (
     deficit_reason,
     inapplicable_probe,
@@ -428,9 +428,9 @@ class Figures:
             )
         )
         if verdict:  # a yes/no the figure settles (a benchmark, a direction): the answer first
-            said = verdict.endswith(value)  # "Yes: dividends paid came to $489 million": once
+            said = verdict_with_period(verdict, value, when)  # the figure said once, dated
             named = lower_first(calculation.title)  # with its printed label, as the line had
-            verdict = f"{verdict.replace(named, named + printed, 1)} {when}" if said else verdict
+            verdict = said.replace(named, named + printed, 1) if said else verdict
             sentence = f"{verdict}{marker}." if said else f"{verdict}{marker}. {sentence}"
         if base:  # "…, and what share of revenue was that?"
             every = render_marker(list(numbers.values()))

@@ -89,7 +89,8 @@ def test_a_health_question_the_benchmark_settles_is_the_figure_alone(searcher):
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
     with dspy.context(lm=lm):
         pred = program(question=question)
-    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 is below 1")
+    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 in FY2022 is below 1")
+    assert pred.report.count("0.88") == 1  # said once, with its period
     assert len(pred.record["slices"][0]["probes"]) == 1  # no researched probe
     assert "†" not in pred.report
 
@@ -100,7 +101,7 @@ def test_a_researched_yes_beside_a_figure_below_its_benchmark_never_reaches_the_
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1, max_rounds=1))
     with dspy.context(lm=lm):
         pred = program(question=question)
-    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 is below 1")
+    assert pred.report.startswith("## Answer\n\nNo: a quick ratio of 0.88 in FY2022 is below 1")
     assert "Yes, 3M has" not in pred.report
     researched = pred.record["slices"][0]["probes"][1]["rounds"][0]
     assert "Yes, 3M has" in researched["draft"]  # the model wrote it; code removed it
@@ -373,3 +374,40 @@ def test_a_direction_set_against_another_figure_gets_no_verdict_from_one(questio
     before, after = Point("$1 million", "FY2021", 1.0), Point("$2 million", "FY2022", 2.0)
     for title in ("R&D", "Revenue", "Capital expenditure"):
         assert trend_verdict(question, title, before, after) is None
+
+
+@pytest.mark.parametrize(
+    ("verdict", "value", "said"),
+    [
+        (  # the figure mid-sentence: dated where it stands
+            "No: a quick ratio of 0.54 is below 1, the usual benchmark",
+            "0.54",
+            "No: a quick ratio of 0.54 in FY2022 is below 1, the usual benchmark",
+        ),
+        (  # a share keeps what it is a share of
+            "Yes: capital-intensive, with capital expenditure of 16.9% of revenue, over a tenth",
+            "16.9%",
+            "Yes: capital-intensive, with capital expenditure of 16.9% of revenue in FY2022, "
+            "over a tenth",
+        ),
+        (  # at the end, as before
+            "Yes: dividends paid came to $489 million",
+            "$489 million",
+            "Yes: dividends paid came to $489 million in FY2022",
+        ),
+        (  # a sign's figure
+            "Yes: retained earnings stood at -$7,542 million, below zero",
+            "-$7,542 million",
+            "Yes: retained earnings stood at -$7,542 million in FY2022, below zero",
+        ),
+        ("No: a quick ratio of 10.54 is above 1", "0.54", None),  # another number's digits
+        ("Yes: a quick ratio of 0.545 is low", "0.54", None),
+        ("Yes: margin widened", "12.0%", None),  # no figure stated: its sentence follows
+    ],
+)
+def test_a_verdict_dates_the_figure_it_states(verdict, value, said):
+    """Verizon's "No: a quick ratio of 0.54 is below 1 …¹. Quick ratio in FY2022 was 0.54¹."
+    said the figure twice; a verdict that states it now says it once, with its period."""
+    from programs.figure_verdicts import verdict_with_period
+
+    assert verdict_with_period(verdict, value, "in FY2022") == said
