@@ -59,7 +59,11 @@ from programs.figure_table import (
     trend_verdicts,
     with_figure_citations,
 )
-from programs.prose_checks import check_composed, without_restated_verdict
+from programs.prose_checks import (
+    check_composed,
+    without_restated_figures,
+    without_restated_verdict,
+)
 from programs.standing_answers import (
     answer_to_the_question,
     cites,
@@ -281,8 +285,9 @@ def _open_with_verdicts(
     given = incomparable + figure_verdicts(slices, numbers) + trends
     verdicts = [v for v in given if v not in said]
     if answer.cited and verdicts:
+        opening = " ".join(verdicts)
         kept = _without_opposing(said, trends, bool(incomparable))
-        body = " ".join(verdicts) + "\n\n" + kept.lstrip()
+        body = opening + "\n\n" + without_restated_figures(kept, opening).lstrip()
         answer.prose = answer.prose.model_copy(update={"body": body})
 
 

@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_uncited, without_units
 from metrics.answer_verdicts import yes_no_polarity
-from metrics.numbers import extract_numbers
+from metrics.answer_words import content_words
+from metrics.numbers import NumberToken, close, extract_numbers
 from programs.attribution import attribute_to_findings
 from programs.company_check import drop_misattributed, drop_unfigured_rankings
 from programs.direction_check import drop_misdirected
@@ -76,3 +77,30 @@ def without_restated_verdict(body: str) -> str:
         elif polarity in said and not extract_numbers(sentence.text):
             repeats.append(sentence)
     return re.sub(r"\n{3,}", "\n\n", without_units(body, repeats)) if repeats else body
+
+
+#: Words that only set two stated figures side by side.
+_LINKING = content_words("while whereas respectively compared against versus")
+
+
+def without_restated_figures(body: str, opening: str) -> str:
+    """``body`` less each sentence that only restates code's ``opening``: every number it
+    states is one the opening states, and it has no word the opening lacks but one that
+    sets figures side by side. Oracle's "In FY2022, total debt was $75,859 million¹, while
+    in FY2023 it was $90,481 million²." followed code's "Yes: the total debt rose from
+    $75,859 million in FY2022 to $90,481 million in FY2023, …¹˒²" and said it again."""
+    stated = extract_numbers(opening)
+    words = content_words(opening) | _LINKING
+    repeats = [
+        sentence
+        for sentence in split_sentences(body)
+        if not sentence.in_table
+        and (numbers := extract_numbers(sentence.text))
+        and all(any(_same(n, given) for given in stated) for n in numbers)
+        and content_words(sentence.text) <= words
+    ]
+    return re.sub(r"\n{3,}", "\n\n", without_units(body, repeats)) if repeats else body
+
+
+def _same(a: NumberToken, b: NumberToken) -> bool:
+    return a.percent == b.percent and close(a.value * a.scale, b.value * b.scale)

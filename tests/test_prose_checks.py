@@ -3,7 +3,7 @@
 import pytest
 
 from citations.markup import parse_cited_answer
-from programs.prose_checks import check_composed, without_restated_verdict
+from programs.prose_checks import check_composed, without_restated_figures, without_restated_verdict
 
 SOURCES = (
     "\n\n**Sources**\n\n"
@@ -48,3 +48,31 @@ def test_a_composed_lead_in_that_nothing_follows_goes():
 )  # fmt: skip
 def test_a_bare_yes_after_a_cited_one_goes(body, kept):
     assert without_restated_verdict(body) == kept
+
+
+OPENING = (
+    "Yes: the total debt rose from $75,859 million in FY2022 to $90,481 million in FY2023, "
+    "up $14,622 million (+19.3%)¹˒²."
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        (  # the opening's two figures again, side by side: said once
+            "In FY2022, total debt was $75,859 million¹, while in FY2023 it was $90,481 million².",
+            "",
+        ),
+        (  # a figure the opening does not state stays
+            "Total debt was $90,481 million², of which $3,500 million was current².",
+            "Total debt was $90,481 million², of which $3,500 million was current².",
+        ),
+        (  # so does what the opening does not say
+            "Total debt reached $90,481 million² after the company issued new senior notes².",
+            "Total debt reached $90,481 million² after the company issued new senior notes².",
+        ),
+        ("Debt funds the cloud build-out².", "Debt funds the cloud build-out²."),  # no figure
+    ],
+)
+def test_a_sentence_that_restates_codes_opening_goes(body, kept):
+    assert without_restated_figures(body, OPENING).strip() == kept
