@@ -17,13 +17,6 @@ was lower than the statutory federal income tax rate due primarily to …"), whi
 it differs, not why it changed. The connective may hold how much it explains ("due
 primarily to", as Apple writes it).
 
-A filing may explain the figure only part by part: Apple's 10-K gives no cause for its
-gross margin, only for Products' and Services' ("Products gross margin percentage increased
-during 2022 compared to 2021 due primarily to a different Products mix, …"). Two or more
-such sentences on one page, each naming its part before the measure and none the
-company's, are the answer together, said as the parts' causes (:func:`part_causes`); the
-embedded model, given that page, had given Services' cause as Apple's.
-
 Revenue is a measure here too ("What drove revenue change as of FY2023 for FedEx?"), as
 "revenue" or "sales" not after "of" (cost of sales and a percent of net sales are other
 figures). A filing that explains the company's revenue and then each segment's in turn
@@ -197,67 +190,6 @@ def _without_page_furniture(sentence: str) -> str:
     or a heading joined to its start. The same sentence on two pages (a 10-K and its
     annual report) is then one sentence."""
     return _HEADING_REPEAT.sub("", _LEADING_MARKS.sub("", " ".join(sentence.split())))
-
-
-#: Capitalised words before a measure that name no part: the company's figure in full.
-_NOT_A_PART = frozenset("the our its total consolidated company net business".split())
-_PARTS_SHOWN = 4
-
-
-def _part_named(sentence: str) -> tuple[str, str] | None:
-    """The part a cause sentence explains, named in capitals just before its measure
-    ("Products" in "Products gross margin percentage increased …", "Data Center" in "Data
-    Center operating income decreased …"), and the sentence from that name on (a heading
-    and table figures the page text joined to its start left out); None for the company's
-    sentence or anything else."""
-    explained = split_at_cause(sentence)[0]
-    moved = _MOVED.search(explained)
-    before = explained[: moved.start()] if moved else explained
-    starts = [m.start() for p in (*MEASURE_PATTERNS, _REVENUE) for m in p.finditer(before)]
-    if not starts:
-        return None
-    words = explained[: max(starts)].split()
-    named: list[str] = []
-    while words and len(named) < 3:
-        word = words.pop()
-        if not (word[:1].isupper() and word.isalpha()) or word.lower() in _NOT_A_PART:
-            break
-        named.insert(0, word)
-    if not named:
-        return None
-    part = " ".join(named)
-    return part, sentence[sentence.index(f"{part} ", max(0, len(" ".join(words)))) :]
-
-
-def part_causes(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, list[str]] | None:
-    """The page whose sentences give the asked change's cause part by part (two parts or
-    more, at most four sentences, in page order), when no sentence of ``pages`` gives the
-    company's: None otherwise."""
-    if not asks_cause(question):
-        return None
-    by_page: dict[str, tuple[PageHit, dict[str, str]]] = {}
-    for page in pages:
-        for sentence in page_sentences(page.text):
-            if not gives_cause(sentence, question):
-                continue
-            named = _part_named(_without_page_furniture(sentence))
-            if named is None:
-                return None  # a cause of the company's, or of what code cannot tell
-            part, trimmed = named
-            by_page.setdefault(page.uid, (page, {}))[1].setdefault(trimmed, part)
-    for page, sentences in by_page.values():
-        if len(set(sentences.values())) >= 2:
-            return page, list(sentences)[:_PARTS_SHOWN]
-    return None
-
-
-def part_cause_answer(page: PageHit, sentences: Sequence[str]) -> CitedAnswer:
-    """The parts' sentences, quoted together and said to be the parts' causes."""
-    quoted = " ".join(f"“{s}”" for s in sentences)
-    return cited_to(
-        f"The filing gives the cause part by part, not for the company as a whole: {quoted}¹",
-        page,
-    )
 
 
 def cause_answer(page: PageHit, sentence: str) -> CitedAnswer:

@@ -16,14 +16,7 @@ from collections.abc import Callable, Sequence
 
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
-from programs.cause_quotes import (
-    asks_cause,
-    cause_answer,
-    cause_query,
-    part_cause_answer,
-    part_causes,
-    quoted_cause,
-)
+from programs.cause_quotes import asks_cause, cause_answer, cause_query, quoted_cause
 from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
@@ -55,8 +48,6 @@ def page_answer(
     worded = search(query, where) if (query := cause_query(question)) else []
     if (quoted := quoted_cause(question, [*pages, *worded])) is not None:
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
-    if (by_part := part_causes(question, [*pages, *worded])) is not None:
-        return by_part[0], part_cause_answer(*by_part), "the filing's sentences, part by part"
     if (counted := quoted_headcount(question, pages)) is not None:
         return counted[0], headcount_answer(*counted), "the filing's sentence"
     if (stores := counted_total(question, pages, slice.fy)) is not None:

@@ -6,15 +6,7 @@ import pytest
 from cited import filing_page
 
 from domain.cells import SliceRef
-from programs.cause_quotes import (
-    asks_cause,
-    cause_answer,
-    cause_query,
-    gives_cause,
-    part_cause_answer,
-    part_causes,
-    quoted_cause,
-)
+from programs.cause_quotes import asks_cause, cause_answer, cause_query, gives_cause, quoted_cause
 from programs.page_answers import page_answer
 from programs.probe_loop import ProbeLoop
 from retrieval.search.hybrid import Hit
@@ -132,39 +124,6 @@ def test_only_a_cause_of_one_named_figure_is_asked():
     assert asks_cause("Why did net sales fall in FY2023?")
     assert not asks_cause("Why did sales and marketing expense rise?")  # no revenue
     assert not asks_cause("Why did gross margin and net sales fall?")  # two figures
-
-
-PARTS_PAGE = (
-    "Gross Margin \n36.3 % 35.3 % \nHardware gross margin percentage increased during 2031 "
-    "compared to 2030 due primarily to a different Hardware mix, partially offset by the "
-    "weakness in foreign currencies relative to the U.S. dollar. \nCloud gross margin "
-    "percentage increased during 2031 compared to 2030 due primarily to improved leverage."
-)
-PARTS_ASKED = "What drove Shop's gross margin change in FY2031?"
-
-
-def test_a_cause_given_only_part_by_part_is_quoted_part_by_part():
-    """Apple's 10-K explains Products' and Services' gross margin, never the company's; the
-    model had given Services' cause as Apple's."""
-    assert quoted_cause(PARTS_ASKED, [_page(PARTS_PAGE)]) is None  # no company sentence
-    page, sentences = part_causes(PARTS_ASKED, [_page("Nothing here.", 39), _page(PARTS_PAGE)])
-    assert page.page_index == 40 and len(sentences) == 2
-    assert sentences[0].startswith("Hardware gross margin percentage increased during 2031")
-    assert sentences[0].endswith("relative to the U.S. dollar.")  # not cut at "U.S."
-    body = part_cause_answer(page, sentences).body
-    assert body.startswith("The filing gives the cause part by part, not for the company")
-    assert body.count("“") == 2 and body.endswith("”¹")
-
-
-def test_a_part_alone_or_beside_the_companys_cause_is_not_the_answer():
-    one_part = PARTS_PAGE.split("\nCloud")[0]
-    assert part_causes(PARTS_ASKED, [_page(one_part)]) is None  # two parts at least
-    company = "Gross margin percentage increased during 2031 due primarily to pricing. "
-    assert part_causes(PARTS_ASKED, [_page(company + PARTS_PAGE)]) is None
-    # a cause sentence with no part's name in capitals before its measure names no part
-    generic = PARTS_PAGE.replace("Hardware gross", "Business gross").replace("Cloud", "Total")
-    assert part_causes(PARTS_ASKED, [_page(generic)]) is None
-    assert part_causes("What was Shop's gross margin in FY2031?", [_page(PARTS_PAGE)]) is None
 
 
 class _Searcher:
