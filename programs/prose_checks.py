@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
-from citations.sentences import split_sentences, without_uncited, without_units
+from citations.sentences import Sentence, split_sentences, without_uncited, without_units
 from metrics.answer_verdicts import yes_no_polarity
 from metrics.answer_words import content_words
 from metrics.numbers import NumberToken, close, extract_numbers
@@ -76,7 +76,7 @@ def without_restated_verdict(body: str) -> str:
             said.add(polarity)
         elif polarity in said and not extract_numbers(sentence.text):
             repeats.append(sentence)
-    return re.sub(r"\n{3,}", "\n\n", without_units(body, repeats)) if repeats else body
+    return _without(body, repeats)
 
 
 #: Words that only set two stated figures side by side.
@@ -99,8 +99,13 @@ def without_restated_figures(body: str, opening: str) -> str:
         and all(any(_same(n, given) for given in stated) for n in numbers)
         and content_words(sentence.text) <= words
     ]
-    return re.sub(r"\n{3,}", "\n\n", without_units(body, repeats)) if repeats else body
+    return _without(body, repeats)
 
 
 def _same(a: NumberToken, b: NumberToken) -> bool:
     return a.percent == b.percent and close(a.value * a.scale, b.value * b.scale)
+
+
+def _without(body: str, sentences: list[Sentence]) -> str:
+    """``body`` less ``sentences``, with no run of blank lines where they stood."""
+    return re.sub(r"\n{3,}", "\n\n", without_units(body, sentences)) if sentences else body
