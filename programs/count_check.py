@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from calculator.breakdown import table_runs
 from citations.markup import MARKER_RE, CitedAnswer
@@ -140,7 +141,12 @@ def _states_headcount(page: str, number: str) -> bool:
 _TOTAL_ROW = re.compile(r"^\s*total\b", re.IGNORECASE)
 
 
-Table = tuple[str, list[tuple[str, tuple[float, ...]]], tuple[float, ...]]
+class Table(NamedTuple):
+    """A footed table: its heading, its part rows (label, values) and its total's values."""
+
+    heading: str
+    parts: list[tuple[str, tuple[float, ...]]]
+    total: tuple[float, ...]
 
 
 def footed_tables(page: str) -> list[Table]:
@@ -154,7 +160,7 @@ def footed_tables(page: str) -> list[Table]:
             for start in range(end - 2, -1, -1):
                 above = rows[start:end]
                 if all(abs(sum(v[c] for _, v in above) - t) < 0.5 for c, t in enumerate(total)):
-                    tables.append((heading, above, total))
+                    tables.append(Table(heading, above, total))
                     break
     return tables
 
@@ -162,10 +168,10 @@ def footed_tables(page: str) -> list[Table]:
 def part_rows(page: str) -> dict[float, str]:
     """The values of the part rows of ``page``'s footed tables, each with its row's label."""
     return {
-        v[c]: name
-        for _, above, _ in footed_tables(page)
-        for name, v in above
-        for c in range(len(v))
+        value: name
+        for table in footed_tables(page)
+        for name, values in table.parts
+        for value in values
     }
 
 

@@ -103,6 +103,8 @@ def without_restated_figures(body: str, opening: str) -> str:
 
 
 def _same(a: NumberToken, b: NumberToken) -> bool:
+    """The same quantity as written, its scale applied: stricter than
+    :class:`metrics.numbers.NumberIndex`, which takes any scale reading of either side."""
     return a.percent == b.percent and close(a.value * a.scale, b.value * b.scale)
 
 
