@@ -9,8 +9,10 @@ the same model in one run (``benchmarks.answer_methods``): the research program 
 ``research ask`` runs it, one search plus one LM call with the same citation protocol, and
 (metric questions only) facts + calculator with no LM. Each answer is judged with the
 project's answer metric; per method the table gives accuracy, wrong-answer and refusal
-rates, median and p90 seconds per question, LM calls and tokens per question, and citation
-coverage and numeric grounding (means over the answers that are not refusals).
+rates, the rate of refusals on answerable questions (``refused, page seen``: a gold evidence
+page reached the agents, so the refusal was a misreading, not a missing page), median and
+p90 seconds per question, LM calls and tokens per question, and citation coverage and
+numeric grounding (means over the answers that are not refusals).
 
 A run lives in ``--out``: ``results.jsonl`` gets one line per (model, method, question) as
 soon as it is answered, and the next run with the same ``--out`` skips those (a row that
@@ -53,8 +55,10 @@ from benchmarks.retrieval import SHARED
 from evaluation.evalsets import SPLITS
 
 RESULTS = "results.jsonl"
+#: Stages before any gold page reached the agents: a refusal there is no misreading.
+UNANSWERABLE_STAGES = ("planner", "retrieval")
 COLUMNS = (
-    "method", "n", "accuracy", "wrong", "refusal", "median s", "p90 s",
+    "method", "n", "accuracy", "wrong", "refusal", "refused, page seen", "median s", "p90 s",
     "LM calls/q", "tokens/q", "citation coverage", "numeric grounding", "errors",
 )  # fmt: skip
 
@@ -102,6 +106,10 @@ def summarise(method: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     labels = [r["label"] for r in rows]
     answered = [r for r in rows if r["label"] != "refusal"]
     seconds = [r["seconds"] for r in rows]
+    # A refusal whose first failed stage comes after retrieval had a gold page in hand.
+    answerable_refusals = sum(
+        r["label"] == "refusal" and r.get("stage") not in UNANSWERABLE_STAGES for r in rows
+    )
 
     def mean(values: list[float]) -> float | None:
         return round(statistics.fmean(values), 3) if values else None
@@ -112,6 +120,7 @@ def summarise(method: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "accuracy": round(labels.count("correct") / n, 3) if n else None,
         "wrong": round(labels.count("incorrect") / n, 3) if n else None,
         "refusal": round(labels.count("refusal") / n, 3) if n else None,
+        "refused, page seen": round(answerable_refusals / n, 3) if n else None,
         "median s": round(statistics.median(seconds), 2) if seconds else None,
         "p90 s": round(_quantile(seconds, 0.9), 2) if seconds else None,
         "LM calls/q": mean([r["lm_calls"] for r in rows]),

@@ -13,7 +13,7 @@ from scripted_lm import FABRICATED_HIT, ScriptedLM, first_number
 
 import lm.language_models as language_models
 from benchmarks.answer_cases import load_answer_cases, select_cases
-from benchmarks.answers import COLUMNS, RESULTS, main
+from benchmarks.answers import COLUMNS, RESULTS, main, summarise
 from citations import parse_cited_answer
 from evaluation.evalsets import evalset_path
 
@@ -148,3 +148,26 @@ def test_result_log_survives_a_half_written_line(tmp_path):
     assert log.done("m", "facts", "a") and not log.done("m", "facts", "b")
     log.add({"model": "m", "method": "facts", "qid": "b"})
     assert ResultLog(path).done("m", "facts", "b")
+
+
+def test_refusals_on_answerable_questions_are_counted_apart():
+    """A refusal after a gold page reached the agents is a misreading; one where the planner
+    or the search missed the page is not, and the separate rate says which is which."""
+
+    def row(label, stage):
+        return {
+            "label": label, "stage": stage, "seconds": 1.0, "lm_calls": 1, "tokens": 1,
+            "citation_coverage": 1.0, "numeric_grounding": 1.0,
+        }  # fmt: skip
+
+    rows = [
+        row("correct", None),
+        row("refusal", "reading"),
+        row("refusal", "retrieval"),
+        row("refusal", "planner"),
+        row("incorrect", "reading"),
+    ]
+    summary = summarise("program", rows)
+    assert summary["refusal"] == 0.6
+    assert summary["refused, page seen"] == 0.2
+    assert summary["wrong"] == 0.2
