@@ -117,20 +117,23 @@ class FactResolver:
 
 #: Concepts a balance sheet prints on several rows, each a part: short-term debt is
 #: "Commercial paper" and "Term debt" (Apple), "Short-term debt" and "Current portion of
-#: long-term debt" (Best Buy, American Water).
-ADDITIVE = frozenset({"short_term_debt"})
+#: long-term debt" (Best Buy, American Water); long-term debt is "Recourse debt" and
+#: "Non-recourse debt" (AES), or a REIT's mortgage notes, senior notes and line of credit.
+ADDITIVE = frozenset({"short_term_debt", "long_term_debt"})
 
 
 def _with_rows_beside(found: Sequence[Fact]) -> Fact:
     """The best candidate with every other row of its concept in the same column of the
-    same page added to it, each label once (a row read twice is one row)."""
+    same page added to it, each label once (a row read twice is one row). Where one of
+    them is the rows' own total (American Water's "Long-term debt" and "Total long-term
+    debt"), the parts are already added: the best candidate stands alone."""
     best = found[0]
     rows = {best.label.lower(): best}
     for fact in found[1:]:
         same = (fact.doc_name, fact.page_index, fact.column, fact.statement)
         if same == (best.doc_name, best.page_index, best.column, best.statement):
             rows.setdefault(fact.label.lower(), fact)
-    if len(rows) == 1:
+    if len(rows) == 1 or any(label.startswith("total") for label in rows):
         return best
     label = " + ".join(f.label for f in rows.values())
     return dataclasses.replace(best, label=label, value=sum(f.value for f in rows.values()))

@@ -458,6 +458,62 @@ def test_a_balance_sheet_row_is_read_in_its_place():
     assert total.value == 9_982e6 + 11_128e6 + 98_959e6
 
 
+_UNCLASSED_SHEET = (
+    "CONSOLIDATED BALANCE SHEETS\n(in thousands)\nDecember 31, 2022\nDecember 31, 2021\n"
+    "ASSETS\nCash and cash equivalents\n$\n723,718\n$\n1,763,079\n"
+    "Mortgage loans receivable\n50,000\n50,000\n"
+    "Total assets\n$\n18,379,456\n$\n19,886,767\n"
+    "LIABILITIES AND EQUITY\nLiabilities:\nMortgage notes payable\n3,438,714\n4,309,484\n"
+    "Unsecured senior notes (net of discount of $10,683 and $12,296, respectively)\n"
+    "5,289,317\n5,287,704\nUnsecured line of credit\n—\n—\n"
+    "Mezzanine notes payable\n308,482\n309,796\n"
+    "Accounts payable and accrued expenses\n274,709\n243,263\n"
+    "Total liabilities\n10,492,529\n11,878,506\n"
+    "Total stockholders' equity\n5,709,435\n5,697,298\n"
+)
+
+
+def test_borrowings_listed_by_instrument_are_the_debt_of_a_sheet_that_does_not_class_them():
+    """Boston Properties' balance sheet lists no debt line: its borrowings are "Mortgage notes
+    payable", "Unsecured senior notes", a line of credit and mezzanine notes, after total
+    assets and classed neither current nor not. They are its long-term debt, and the
+    calculator adds them; a loan it holds (an asset, before total assets) is none."""
+    facts = [f for f in facts_from_page(_stored(110, _UNCLASSED_SHEET), 541) if f.fy == 2022]
+    debt = [(f.label.split(" (")[0], f.concept) for f in facts if f.concept == "long_term_debt"]
+    assert [label for label, _ in debt] == [
+        "Mortgage notes payable",
+        "Unsecured senior notes",
+        "Unsecured line of credit",
+        "Mezzanine notes payable",
+    ]
+    assert not [f for f in facts if f.label.startswith("Mortgage loans") and f.concept]
+    total = calculate("total_debt", facts, Period(fy=2022))
+    assert total.value == pytest.approx((3_438_714 + 5_289_317 + 308_482) * 1e3)
+
+
+@pytest.mark.parametrize(
+    ("current", "non_current"),
+    [
+        ("Recourse debt", "Non-recourse debt, including $760 and $1,030, respectively"),  # AES
+        ("Debt and capital lease obligations", "Debt and capital lease obligations"),  # Adobe
+        ("Debt, current", "Noncurrent debt"),  # Salesforce
+        (  # Foot Locker: finance leases are borrowings too
+            "Current portion of debt and obligations under finance leases",
+            "Long-term debt and obligations under finance leases",
+        ),
+    ],
+)
+def test_debt_rows_read_by_their_names_and_places(current, non_current):
+    sheet = _BALANCE_SHEET.replace("Commercial paper\n9,982\n6,000\nTerm debt", current).replace(
+        "Non-current liabilities:\nTerm debt", f"Non-current liabilities:\n{non_current}"
+    )
+    facts = [f for f in facts_from_page(_stored(40, sheet), 540) if f.fy == 2022]
+    assert [(f.concept, f.value) for f in facts if "debt" in (f.concept or "")] == [
+        ("short_term_debt", 11_128e6),
+        ("long_term_debt", 98_959e6),
+    ]
+
+
 def test_a_second_registrants_statements_give_no_facts():
     """PG&E Corporation and its utility file one 10-K, each one's statements in turn: the
     utility's "Common stock dividends paid" ($1,275 million, paid to its parent) had been

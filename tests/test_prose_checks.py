@@ -63,6 +63,11 @@ OPENING = (
             "In FY2022, total debt was $75,859 million¹, while in FY2023 it was $90,481 million².",
             "",
         ),
+        (  # reported, and the move the figures show, in other words: said once
+            "In FY2022, the company reported total debt of $75,859 million¹, while in FY2023 it "
+            "increased to $90,481 million².",
+            "",
+        ),
         (  # a figure the opening does not state stays
             "Total debt was $90,481 million², of which $3,500 million was current².",
             "Total debt was $90,481 million², of which $3,500 million was current².",

@@ -210,17 +210,18 @@ class BalancePlace:
     def __init__(self) -> None:
         self.section = ""
         self.opened_by = ""
+        self.after_assets = False
 
     def read(self, label: str, concept: str | None, heading: str) -> str | None:
         """The row's concept as its place reads it; the place after it is kept."""
         if _CURRENT_HEADING.search(heading) and heading != self.opened_by:
             self.section, self.opened_by = "current", heading
         under = self.section == "non_current" and bool(_NON_CURRENT_HEADING.search(heading))
-        placed = concept_in_section(concept, label, self.section, under)
+        placed = concept_in_section(concept, label, self.section, under, self.after_assets)
         if concept in ("current_assets", "current_liabilities"):
             self.section = "non_current"
         elif concept == "total_assets":
-            self.section = ""
+            self.section, self.after_assets = "", True
         return placed
 
 

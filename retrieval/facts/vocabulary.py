@@ -102,20 +102,44 @@ def concept_for(label: str, statement: str, unit: str) -> str | None:
 
 
 #: Debt rows a balance sheet names by their place alone: Apple prints "Term debt" among its
-#: current liabilities and again among its non-current ones.
-_SECTION_DEBT = frozenset({"term debt", "debt", "borrowings"})
+#: current liabilities and again among its non-current ones, Adobe "Debt and capital lease
+#: obligations", AES "Recourse debt" and "Non-recourse debt, including $163 … related to
+#: variable interest entities".
+_SECTION_DEBT = re.compile(
+    r"^(?:term\s+debt|debt|borrowings|debt\s+and\s+(?:capital|finance)\s+lease\s+obligations"
+    r"|(?:non-?)?recourse\s+debt)(?:,\s+including\b.*|\s*\([^)]*\))?$"
+)
+#: Borrowings a balance sheet lists by instrument, with no debt line of its own: Boston
+#: Properties' "Mortgage notes payable", "Unsecured senior notes (net of discount …)",
+#: "Unsecured line of credit", "Mezzanine notes payable". A balance sheet that does not
+#: class its liabilities as current or not (a REIT's) lists them after total assets, and
+#: they are its long-term debt there.
+_INSTRUMENT_DEBT = re.compile(
+    r"^(?:(?:mortgage|mezzanine|unsecured|secured|senior|convertible|subordinated"
+    r"|outside\s+members')\s+(?:[\w']+\s+){0,2}?(?:notes|loans?|debentures|bonds)\b(?!\s+receivable)"
+    r"|unsecured\s+(?:revolving\s+)?(?:line\s+of\s+credit|credit\s+facilit(?:y|ies)|term\s+loans?))"
+)
 #: Concepts that are current by definition: a row of that name under a non-current heading
 #: (Apple's non-current "Marketable securities") is not one.
 _CURRENT_ONLY = frozenset({"short_term_debt", "short_term_investments"})
 
 
 def concept_in_section(
-    concept: str | None, label: str, section: str, non_current_heading: bool
+    concept: str | None,
+    label: str,
+    section: str,
+    non_current_heading: bool,
+    after_assets: bool = False,
 ) -> str | None:
     """``concept`` (the label's) as the row's place on a balance sheet reads it: a bare debt
     label is short-term debt among current items and long-term debt among non-current ones
-    (``section``: ``current``, ``non_current`` or empty where unknown), and a current-only
+    (``section``: ``current``, ``non_current`` or empty where unknown); a borrowing named by
+    its instrument among the liabilities (``after_assets``: the row stands after total
+    assets) is read so too, and as long-term debt where they are not classed; and a current-only
     concept under a heading that says non-current (``non_current_heading``) is none."""
-    if normalise_label(label) in _SECTION_DEBT and section:
+    name = normalise_label(label)
+    if _SECTION_DEBT.match(name) and section:
         return "long_term_debt" if section == "non_current" else "short_term_debt"
+    if concept is None and after_assets and _INSTRUMENT_DEBT.match(name):
+        return "short_term_debt" if section == "current" else "long_term_debt"
     return None if non_current_heading and concept in _CURRENT_ONLY else concept
