@@ -13,7 +13,11 @@ A sentence of its own words can still be a page's sentence with a number changed
 qualified pension plans contributions are expected to be made in 2024" where the page says
 2022. Citation and digit checks pass it (2024 is printed elsewhere on the page), yet it is
 a misquote: :func:`drop_misquoted` removes a sentence that is a page's words, numbers
-aside, but not the page's numbers.
+aside, but not the page's numbers. So is one that is a page's words with a denial dropped
+or added: asked whether gross margin is a useful measure for Boston Properties, the draft
+wrote that FFO "does represent cash generated from operating activities … and is a measure
+of liquidity" where the 10-K says it "does not represent cash generated from operating
+activities … and is not a measure of liquidity".
 """
 
 from __future__ import annotations
@@ -151,8 +155,11 @@ def _shape_of(text: str) -> str:
 
 
 def _misquotes(text: str, pages: list[str]) -> bool:
-    """Whether ``text`` is a page's words with another number in them."""
+    """Whether ``text`` is a page's words with another number in them, or with a denial
+    the page's words do not have (or without one they have)."""
     core = _squash(_without_marks(text)).strip(" -*.,;:")
+    if _flips_a_denial(core, pages):
+        return True
     if len(core.split()) < MIN_QUOTE_WORDS or not _NUMBER_RE.search(core):
         return False
     if any(core in _rows_of(page).joined for page in pages):
@@ -172,3 +179,56 @@ def drop_misquoted(answer: CitedAnswer, pages: Iterable[str]) -> tuple[CitedAnsw
         return answer, 0
     body = without_units_and_followers(answer.body, wrong)
     return answer.model_copy(update={"body": body}), len(wrong)
+
+
+#: So many words in a row, a page's and a sentence's alike, are a quote, not a coincidence.
+MIN_DENIAL_RUN = 8
+_DENIAL = frozenset({"not", "no", "never", "nor"})
+_WORD = re.compile(r"[a-z]+(?:'t)?")
+
+
+def _signed_words(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text``'s words, each with whether a denial stands right before it ("does not
+    represent" is ``("does", False), ("represent", True)``); the denials themselves are no
+    words, so a sentence and a page that differ only by one read alike."""
+    words: list[tuple[str, bool]] = []
+    denied = False
+    for word in _WORD.findall(text.lower().replace("’", "'")):
+        if word in _DENIAL:
+            denied = True
+            continue
+        base = "can" if word == "cannot" else word.removesuffix("n't")
+        words.append((base, denied))
+        denied = base != word  # "doesn't" and "cannot" deny the word after them
+    return tuple(words)
+
+
+def _runs(words: tuple[tuple[str, bool], ...]) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
+    """Every ``MIN_DENIAL_RUN`` words in a row: the words, and which of them (after the
+    first: a denial before a run is outside it) a denial precedes."""
+    return [
+        (
+            tuple(w for w, _ in words[i : i + MIN_DENIAL_RUN]),
+            tuple(d for _, d in words[i + 1 : i + MIN_DENIAL_RUN]),
+        )
+        for i in range(len(words) - MIN_DENIAL_RUN + 1)
+    ]
+
+
+@lru_cache(maxsize=256)
+def _page_runs(text: str) -> dict[tuple[str, ...], frozenset[tuple[bool, ...]]]:
+    """A page's runs of words, each with every way the page denies within it."""
+    found: dict[tuple[str, ...], set[tuple[bool, ...]]] = {}
+    for words, denials in _runs(_signed_words(_rows_of(text).joined)):
+        found.setdefault(words, set()).add(denials)
+    return {words: frozenset(denials) for words, denials in found.items()}
+
+
+def _flips_a_denial(text: str, pages: list[str]) -> bool:
+    """Whether ``text`` has a run of a page's words that the page denies otherwise: a "not"
+    dropped or added. A run the page prints both ways is a quote of one of them."""
+    for words, denials in _runs(_signed_words(text)):
+        ways = [runs[words] for page in pages if words in (runs := _page_runs(page))]
+        if ways and not any(denials in way for way in ways):
+            return True
+    return False

@@ -1,8 +1,10 @@
 """Copied passages are not answers: pasted hits, rows and fact lines leave the draft; a
-page's sentence with a number changed is a misquote and leaves it too."""
+page's sentence with a number changed, or with a denial dropped or added, is a misquote and
+leaves it too."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -130,3 +132,63 @@ def test_a_misquote_leaves_with_the_page_only_it_cited():
     verified = verify_draft(draft, tool)  # type: ignore[arg-type]
     assert verified.misquoted_dropped == 1 and "2024" not in verified.answer.body
     assert [f.citation.uid for f in verified.answer.references.footnotes] == [f"{2:012x}"]
+
+
+FFO_PAGE = (
+    "FFO should not be considered as an alternative to net income (determined in accordance\n"
+    "with GAAP) as an indication of our performance. FFO does not represent cash generated\n"
+    "from operating activities determined in accordance with GAAP and is not a measure of\n"
+    "liquidity or an indicator of our ability to make cash distributions."
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "misquoted"),
+    [
+        (  # Boston Properties' draft: both of the page's denials dropped
+            "The company's FFO does represent cash generated from operating activities "
+            "determined in accordance with GAAP and is a measure of liquidity.¹",
+            True,
+        ),
+        (  # one dropped, in a contraction's place
+            "FFO doesn't represent cash generated from operating activities determined in "
+            "accordance with GAAP and is a measure of liquidity.¹",
+            True,
+        ),
+        (  # one added
+            "FFO should not be considered as an alternative to net income determined in "
+            "accordance with GAAP as not an indication of our performance.¹",
+            True,
+        ),
+        (  # the page's words, fewer than eight in a row, then the model's own
+            "FFO should be considered, the filing says, as no measure of liquidity.¹",
+            False,
+        ),
+        (  # the page's words and denials, in a contraction
+            "FFO doesn't represent cash generated from operating activities determined in "
+            "accordance with GAAP and is not a measure of liquidity.¹",
+            False,
+        ),
+        ("FFO is a supplemental measure used by REITs, not a cash measure.¹", False),
+    ],
+)
+def test_a_pages_words_with_a_denial_dropped_or_added_are_a_misquote(sentence, misquoted):
+    answer, dropped = drop_misquoted(CitedAnswer(body=sentence), [FFO_PAGE])
+    assert dropped == int(misquoted)
+    assert (answer.body.strip() == "") == misquoted
+
+
+def test_a_run_the_page_prints_both_ways_is_a_quote():
+    page = FFO_PAGE + " We do believe FFO does represent cash generated from operating activities."
+    sentence = "We believe FFO does represent cash generated from operating activities.¹"
+    assert drop_misquoted(CitedAnswer(body=sentence), [page])[1] == 0
+
+
+_WORDS = st.sampled_from(["cash", "flow", "is", "a", "measure", "of", "not", "the"])
+
+
+@given(words=st.lists(_WORDS, min_size=12, max_size=40), start=st.integers(0, 20))
+def test_the_pages_own_words_are_never_a_denial_misquote(words, start):
+    page = " ".join(words)
+    quoted = " ".join(words[start:])
+    assert drop_misquoted(CitedAnswer(body=quoted + ".¹"), [page])[1] == 0
