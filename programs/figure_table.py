@@ -221,7 +221,8 @@ def trend_verdicts(
     (:func:`programs.verdicts.trend_verdict`), from its first to its last period, or stayed
     within a band each year (:func:`programs.series_verdicts.steadiness_verdict`), cited."""
     lines = []
-    for ticker, figures in _series(slices, numbers):
+    for ticker, series in _series(slices, numbers):
+        figures = _asked(series, slices)
         first, last = figures[0], figures[-1]
         label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
         if "%" in last.text and (
@@ -309,6 +310,18 @@ def _series(
         for (ticker, _, _), points in series.items()
         if len(points) > 1
     ]
+
+
+def _asked(figures: list[Figure], slices: Sequence[SliceReport]) -> list[Figure]:
+    """The figures of the periods planned, where two or more are: asked "Did Foot Locker's
+    total debt rise in FY2023?", FY2022 was planned beside it, and FY2022's filing also
+    printed FY2021's, so a verdict from the first figure to the last answered "Yes: rose from
+    $110 million in FY2021 to $452 million in FY2023" where FY2023's fell from FY2022's.
+    A period read only from a comparative column (no slice of its own) stays when it is
+    the one earlier figure the question has."""
+    planned = {(r.slice.fy, r.slice.fq or 4) for r in slices}
+    within = [f for f in figures if _position(f, slices[0].slice) in planned]
+    return within if len(within) > 1 else figures
 
 
 def _position(figure: Figure, ref: SliceRef) -> tuple[int, int]:

@@ -397,3 +397,39 @@ def test_a_presence_verdict_opens_the_answer_once(searcher):
     answer = pred.report.split("## Answer")[-1].split("**Sources**")[0]
     assert answer.count("came to") == 1, answer
     assert "came to $3,193 million in FY2018" in answer
+
+
+def _debt(period: str, value: float, uid: str) -> Figure:
+    return Figure(
+        title="Total debt", period=period, value=value, unit="USD",
+        text=f"${value / 1e6:,.0f} million", uids=[uid],
+    )  # fmt: skip
+
+
+def _debt_slices(earlier: list[Figure]) -> list[SliceReport]:
+    def report(fy: int, figures: list[Figure]) -> SliceReport:
+        probe = ProbeAnswer(index=1, probe_title="Total debt", probe_question="?", figures=figures)
+        return SliceReport(slice=SliceRef(ticker="FL", fy=fy, fq=4), probe_answers=[probe])
+
+    return [report(2022, earlier), report(2023, [_debt("FY2023", 452e6, "c3")])]
+
+
+def test_a_trend_verdict_spans_the_periods_planned():
+    """Asked whether Foot Locker's total debt rose in FY2023, FY2022 was planned beside it;
+    FY2022's filing also printed FY2021's figure, and the verdict had run from FY2021 to
+    FY2023 ("Yes: rose from $110 million") where FY2023's fell from FY2022's."""
+    from programs.figure_table import trend_verdicts
+
+    numbers = {"a1": 1, "b2": 2, "c3": 3}
+    asked = "Did Foot Locker's total debt rise in FY2023?"
+    slices = _debt_slices([_debt("FY2021", 110e6, "a1"), _debt("FY2022", 457e6, "b2")])
+    assert trend_verdicts(asked, slices, numbers) == [
+        "No: the total debt fell from $457 million in FY2022 to $452 million in FY2023, "
+        "down $5 million (-1.1%)²˒³."
+    ]
+    # The earlier year read only from a comparative column is the one earlier figure: kept.
+    alone = [_debt_slices([])[1]]
+    alone[0].probe_answers[0].figures.insert(0, _debt("FY2022", 457e6, "b2"))
+    assert trend_verdicts(asked, alone, numbers)[0].startswith(
+        "No: the total debt fell from $457 million in FY2022"
+    )
