@@ -47,6 +47,9 @@ class Benchmark:
 
     level: float
     meaning: str
+    #: Only a figure below the level gets code's verdict: how far above it is healthy
+    #: depends on the industry, and that judgement stays the model's.
+    floor_only: bool = False
 
 
 #: Figures (by their calculator title, lower case) with a benchmark analysts share.
@@ -54,6 +57,11 @@ BENCHMARKS: dict[str, Benchmark] = {
     "quick ratio": Benchmark(1.0, "quick assets cover current liabilities"),
     "current ratio": Benchmark(1.0, "current assets cover current liabilities"),
     "working capital": Benchmark(0.0, "current assets exceed current liabilities"),
+    # Below 1, operating income does not cover interest in any industry (PG&E's FY2019
+    # coverage of -10.81, after its wildfire charges, had been called "healthy").
+    "interest coverage": Benchmark(
+        1.0, "operating income covers interest expense", floor_only=True
+    ),
 }
 
 #: Words by which a yes/no question asks whether a figure is on the healthy side.
@@ -85,6 +93,8 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
         decimals = len(m.group(1)) if (m := re.search(r"\.(\d+)", text)) else 0
         value = round(value, decimals)
     healthy = value >= benchmark.level if benchmark.level else value > 0
+    if healthy and benchmark.floor_only:
+        return None
     side = (
         ("at or above" if value >= benchmark.level else "below")
         if benchmark.level
@@ -92,9 +102,10 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
     )
     level = f"{benchmark.level:g}" if benchmark.level else ""
     position = f"{side} {level}".strip()
+    article = "an" if title[:1].lower() in "aeiou" else "a"
     return (
-        f"{'Yes' if healthy else 'No'}: a {lower_first(title)} of {text} is {position}, "
-        f"the usual benchmark for whether {benchmark.meaning}"
+        f"{'Yes' if healthy else 'No'}: {article} {lower_first(title)} of {text} is "
+        f"{position}, the usual benchmark for whether {benchmark.meaning}"
     )
 
 

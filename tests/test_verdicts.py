@@ -26,6 +26,9 @@ HEALTHY = "Does Acme have a reasonably healthy liquidity profile based on its qu
          "$831 million", "Yes: a working capital of $831 million is positive"),
         ("Is Acme's current ratio strong enough to meet its obligations?", "Current ratio",
          0.8, "0.80", "No: a current ratio of 0.80 is below 1"),
+        ("Is Acme's interest coverage healthy in FY2019?", "Interest coverage", -10.81,
+         "-10.81", "No: an interest coverage of -10.81 is below 1, the usual benchmark for "
+         "whether operating income covers interest expense"),
     ],
 )  # fmt: skip
 def test_a_yes_no_question_on_a_benchmarked_figure_gets_codes_verdict(
@@ -45,6 +48,16 @@ def test_a_yes_no_question_on_a_benchmarked_figure_gets_codes_verdict(
 )
 def test_no_verdict_where_the_question_or_the_figure_does_not_call_for_one(question, title):
     assert benchmark_verdict(question, title, 0.5, "0.50") is None
+
+
+@given(st.floats(min_value=-50, max_value=50, allow_nan=False))
+def test_interest_coverage_gets_a_verdict_only_below_one(value):
+    """How much coverage is healthy depends on the industry; below 1 it is not, anywhere."""
+    text = f"{value:.2f}"
+    verdict = benchmark_verdict("Is Acme's interest coverage healthy?", "Interest coverage",
+                                value, text)  # fmt: skip
+    assert (verdict is not None) == (float(text) < 1.0)
+    assert verdict is None or verdict.startswith("No: an interest coverage of")
 
 
 @given(st.floats(min_value=0, max_value=10, allow_nan=False))
