@@ -22,7 +22,14 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from citations.markup import (
+    MARKER_RE,
+    Citation,
+    CitedAnswer,
+    Footnote,
+    ReferenceList,
+    render_marker,
+)
 from citations.sentences import split_sentences, uncited_prose, without_uncited, without_units
 from metrics.answer_verdicts import yes_no_polarity
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings, token_matches
@@ -212,6 +219,36 @@ def attribute_uncited(
         return [] if uid is None else [uid]
 
     return _cite_pages(answer, page_of, citations)
+
+
+def uncite_unprinted(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[CitedAnswer, int]:
+    """``answer`` with the citation marks removed from each sentence that states an amount
+    (three digits or more, not a percentage) none of its cited pages prints, under any
+    scale reading and within rounding; and how many lost their marks. Such a sentence is
+    cited afresh to the retrieved page that prints its numbers, if one does
+    (:func:`attribute_uncited`), and otherwise goes as an uncited number does. Asked Boston
+    Properties' FY2015 funds from operations, the draft cited "$139,569 thousand" to the
+    auditor's report, a page that prints no such figure; the FFO table that does was
+    among the retrieved pages."""
+    cited_by = answer.references.by_number()
+    miscited = []
+    for sentence in split_sentences(answer.body):
+        if sentence.in_table or not sentence.markers:
+            continue
+        amounts = [n for n in extract_numbers(sentence.text) if _is_distinct(n) and not n.percent]
+        texts = [pages[cited_by[n].uid] for n in sentence.markers
+                 if n in cited_by and cited_by[n].uid in pages]  # fmt: skip
+        if len(texts) < len(sentence.markers):
+            continue  # a page this check cannot read (code's own, a finding): left alone
+        indexes = [_page_index(text)[1] for text in texts]
+        if any(not any(index.matches(n) for index in indexes) for n in amounts):
+            miscited.append(sentence)
+    if not miscited:
+        return answer, 0
+    body = answer.body
+    for sentence in reversed(miscited):
+        body = body[: sentence.start] + MARKER_RE.sub("", sentence.text) + body[sentence.end :]
+    return answer.model_copy(update={"body": body}).cited_only(), len(miscited)
 
 
 def attribute_to_findings(answer: CitedAnswer, findings: CitedAnswer) -> tuple[CitedAnswer, int]:

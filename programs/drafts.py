@@ -23,6 +23,7 @@ from programs.attribution import (
     attribute_uncited,
     drop_uncited_after_opening,
     drop_uncited_numbers,
+    uncite_unprinted,
 )
 from programs.quotes import drop_copied_lines, drop_misquoted
 from retrieval.search.hybrid import Hit
@@ -97,6 +98,9 @@ class VerifiedDraft:
     uncited_numbers_dropped: int
     #: A page's sentence with a number changed (``programs.quotes.drop_misquoted``).
     misquoted_dropped: int
+    #: Sentences whose amount no cited page prints, cited afresh or dropped
+    #: (``programs.attribution.uncite_unprinted``).
+    miscited_uncited: int
     #: Uncited prose after the opening (``programs.attribution.drop_uncited_after_opening``).
     uncited_prose_dropped: int
 
@@ -114,6 +118,7 @@ def verify_draft(
     draft = read_draft(own, tool, citations)
     checked = verify_answer(draft.answer, tool.retrieved.keys())
     answer = canonical_footnotes(checked.answer, tool.retrieved)
+    answer, miscited = uncite_unprinted(answer, texts)
     answer, attributed = attribute_uncited(answer, texts, citations, question)
     if figure is not None:
         on_pages = {uid: texts[uid] for uid in figure.uids if uid in texts}
@@ -132,5 +137,6 @@ def verify_draft(
         attributed_by_code=attributed,
         uncited_numbers_dropped=unsupported,
         misquoted_dropped=misquoted,
+        miscited_uncited=miscited,
         uncited_prose_dropped=guesses,
     )

@@ -4,8 +4,9 @@ A researcher's raw Markdown becomes the probe's answer only through these, each 
 the pages the probe retrieved (never the model's word for them):
 
 1. :func:`programs.drafts.verify_draft`: pasted lines dropped, hit numbers resolved,
-   fabricated citations removed, footnotes rewritten from the grid, uncited sentences
-   attributed or dropped, misquotes and unsupported numbers dropped;
+   fabricated citations removed, footnotes rewritten from the grid, an amount cited to a
+   page that does not print it cited afresh, uncited sentences attributed or dropped,
+   misquotes and unsupported numbers dropped;
 2. :func:`programs.answer_form.fit_to_question`: the answer's form fitted to its question
    (no echoed question, no stray "Yes," before the answer to a "what" question);
 3. :func:`programs.echo_check.uncite_echoes`: a sentence that only restates the question
@@ -131,6 +132,7 @@ def check_draft(
         "attributed_by_code": verified.attributed_by_code,
         "uncited_numbers_dropped": verified.uncited_numbers_dropped,
         "misquoted_dropped": verified.misquoted_dropped,
+        "miscited_uncited": verified.miscited_uncited,
         "uncited_prose_dropped": verified.uncited_prose_dropped,
         "contradicting_figures_dropped": contradicting,
         "whole_as_part_dropped": whole_as_part,

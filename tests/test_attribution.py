@@ -14,6 +14,7 @@ from programs.attribution import (
     drop_uncited_after_opening,
     drop_uncited_numbers,
     supporting_page,
+    uncite_unprinted,
 )
 
 PAGES = {
@@ -272,3 +273,35 @@ def test_a_sentence_stating_codes_figure_gets_the_figures_pages():
     for other in ("Capex was 12.5% of revenue, up from 11.0%.", "Capex was 13.5% of revenue."):
         unchanged, none = attribute_to_figure(CitedAnswer(body=other), "12.5%", PAGES, CITES)
         assert none == 0 and unchanged.body == other
+
+
+def test_an_amount_cited_to_a_page_that_does_not_print_it_is_cited_afresh_or_goes():
+    """Boston Properties' FFO was cited to the auditor's report, which prints no such
+    figure; the retrieved page that prints it gets the citation, and an amount no
+    retrieved page prints leaves the answer."""
+    wrong = Footnote(number=1, citation=CITES["1b2c3d4e5f60"])
+    answer = CitedAnswer(
+        body=(
+            "Capex was $4,817.3 million.¹ Cloud revenue was $12,004 million.¹ "
+            "Devices revenue was $9,999 million.¹ Cloud revenue rose 12.5%.¹"
+        ),
+        references=ReferenceList(footnotes=[wrong]),
+    )
+    uncited, count = uncite_unprinted(answer, PAGES)
+    assert count == 2  # capex and the made-up devices figure; a percentage is not read here
+    assert uncited.body.startswith("Capex was $4,817.3 million. Cloud revenue was $12,004")
+    cited, _ = attribute_uncited(uncited, PAGES, CITES)
+    kept, dropped = drop_uncited_numbers(cited)
+    assert "Capex was $4,817.3 million.²" in kept.body and dropped == 1
+    assert "9,999" not in kept.body
+    assert uncite_unprinted(kept, PAGES) == (kept, 0)
+
+
+@given(st.sampled_from(["4,817.3", "4,817", "4.8 billion", "4,102.0"]))
+def test_an_amount_its_cited_page_prints_keeps_its_citation(amount):
+    cited = Footnote(number=1, citation=CITES["0a1b2c3d4e5f"])
+    answer = CitedAnswer(
+        body=f"Capital expenditures were ${amount} million.¹".replace("billion million", "billion"),
+        references=ReferenceList(footnotes=[cited]),
+    )
+    assert uncite_unprinted(answer, PAGES) == (answer, 0)

@@ -17,6 +17,7 @@ COUNTERS = {
     "attributed_by_code",
     "uncited_numbers_dropped",
     "misquoted_dropped",
+    "miscited_uncited",
     "uncited_prose_dropped",
     "contradicting_figures_dropped",
     "misattributed_causes_dropped",
