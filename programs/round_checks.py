@@ -38,7 +38,9 @@ the pages the probe retrieved (never the model's word for them):
     it said goes (the same sentence cited to two pages);
 16. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in
     millions" without its scale gets it ("$10,682" -> "$10,682 million");
-17. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+17. :func:`programs.share_check.drop_misstated_shares`: a sentence that states an amount
+    as a share of revenue it is not (of the year's revenue or the year before's) goes;
+18. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -73,6 +75,7 @@ from programs.page_scale import with_page_scale
 from programs.part_check import drop_part_as_whole, drop_whole_as_part
 from programs.period_check import drop_later_years
 from programs.ratio_check import drop_unprinted_ratios
+from programs.share_check import drop_misstated_shares
 from retrieval.search.tools import EquitySearchTool
 from signatures.reviewer import ReviewVerdict
 from signatures.synthesiser import Figure
@@ -120,6 +123,7 @@ def check_draft(
     checked, lead_ins = drop_dangling_lead_in(checked)
     checked, repeats = drop_repeats(checked)
     checked, scaled = with_page_scale(checked, read)
+    checked, misstated_shares = drop_misstated_shares(checked, slice, figures, probe_question)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
     record = {
@@ -148,6 +152,7 @@ def check_draft(
         "dangling_lead_ins_dropped": lead_ins,
         "repeats_dropped": repeats,
         "amounts_scaled": scaled,
+        "misstated_shares_dropped": misstated_shares,
         "form_edits": form_edits,
         "echoes_uncited": echoes,
         "citations": [f.citation.uid for f in answer.references.footnotes],
