@@ -111,14 +111,16 @@ def test_a_removed_sentence_takes_the_footnote_only_it_marked():
 
 
 def test_a_researched_probe_beside_a_figure_never_prints_another_value(searcher):
-    """End to end with a scripted researcher that copies a wrong capex: the draft's sentence
-    is removed before the reviewer sees it and never reaches the report."""
+    """End to end with a scripted researcher that copies a wrong capex, the prior year's, as
+    printed on the cash-flow page: the draft's sentence is removed before the reviewer sees
+    it and never reaches the report. (A capex no retrieved page prints goes earlier, as an
+    amount its page does not print: :func:`programs.attribution.uncite_unprinted`.)"""
     question = "What drove 3M's capital expenditure in FY2022?"
-    lm = ScriptedLM(claim="3M's capital expenditure in FY2022 was $9,999 million")
+    lm = ScriptedLM(claim="3M's capital expenditure in FY2022 was $1,603 million")
     program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1))
     with dspy.context(lm=lm):
         pred = program(question=question)
-    assert "9,999" not in pred.report
+    assert "1,603" not in pred.report.split("## Sources")[0]
     (record,) = pred.record["slices"]
     researched = [p for p in record["probes"] if p.get("answered_by") != "statement facts"]
     assert researched[0]["rounds"][0]["contradicting_figures_dropped"] == 1
