@@ -34,7 +34,7 @@ from programs.planning_rules import (
     takes_context_period,
     with_context_period,
 )
-from programs.question import clean_question, question_too_long
+from programs.question import clean_question, looks_ahead, question_too_long
 from retrieval.companies import Company, load_companies
 from retrieval.mentions import name_index, resolve_name
 from retrieval.store import GridCell
@@ -102,8 +102,9 @@ class SlicePlanner(dspy.Module):
         calendar (:func:`in_company_calendar`), and the Scope lines that say so. Companies
         whose years end in different months are planned apart, each in its calendar:
         "the quarter ended November 30, 2022" is Nike's FY2023 Q2 and 3M's FY2022 Q4."""
+        ahead = looks_ahead(question)
         if not pre.found_period:
-            return plan_slices(facets, self.cells), []
+            return plan_slices(facets, self.cells, ahead=ahead), []
         pairs = paired_cells(pre)
         if {fy for fy, _ in pairs} != set(facets.fiscal_years):
             pairs = []  # the facets' years are no longer the ones written in pairs
@@ -119,7 +120,9 @@ class SlicePlanner(dspy.Module):
                 quarters = fiscal.fiscal_quarters or facets.fiscal_quarters
                 update |= {"fiscal_years": fiscal.fiscal_years, "fiscal_quarters": quarters}
             calendar_pairs = paired_cells(fiscal) if lines else pairs
-            plans.append(plan_slices(facets.model_copy(update=update), self.cells, calendar_pairs))
+            plans.append(
+                plan_slices(facets.model_copy(update=update), self.cells, calendar_pairs, ahead)
+            )
             scope += lines
         if len(plans) == 1:
             return plans[0], scope

@@ -111,10 +111,16 @@ def with_context_period(facets: Facets, period: str) -> tuple[Facets, str]:
     return facets.model_copy(update={"fiscal_years": [fy], "fiscal_quarters": quarters}), line
 
 
-def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> GridCell | None:
+def nearest_cell(
+    ticker: str, fy: int, fq: int, cells: Sequence[GridCell], ahead: bool = False
+) -> GridCell | None:
     """The held cell of ``ticker`` that best stands in for ``(fy, fq)``, if one is near.
 
-    A quarter the grid lacks is looked for first in its FY's annual filing (Q4 cell); an FY
+    Asked what was expected of the period (``ahead``), the latest held cell from before it
+    began: the guidance for Intel's Q2 FY2023 is in its Q1 release (the year's Q4 filing
+    reports what happened instead), and a year's outlook in the year before's annual
+    filing or release (J&J's FY2023 guidance, in its FY2022 Q4 release). Otherwise a
+    quarter the grid lacks is looked for first in its FY's annual filing (Q4 cell); an FY
     in the annual filings nearest in time; otherwise the nearest cell of any kind. Ties go
     to the later cell: a filing reports its prior periods as comparatives, never the next.
     None when nothing lies within :data:`MAX_STAND_IN_DISTANCE` quarters.
@@ -122,11 +128,19 @@ def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> Gr
     own = [c for c in cells if c.ticker == ticker]
     if not own:
         return None
+    target = position(fy, fq)
+    began = position(fy - 1, 4) if fq == 4 else target - 1  # the last cell before the period
+    before = [
+        c
+        for c in own
+        if position(c.fy, c.fq) <= began and target - position(c.fy, c.fq) <= MAX_STAND_IN_DISTANCE
+    ]
+    if ahead and before:
+        return max(before, key=lambda c: position(c.fy, c.fq))
     if fq != 4:
         annual = [c for c in own if c.fy == fy and c.fq == 4]
         if annual:
             return annual[0]
-    target = position(fy, fq)
     near = [c for c in own if abs(position(c.fy, c.fq) - target) <= MAX_STAND_IN_DISTANCE]
     pool = [c for c in near if c.fq == 4] if fq == 4 else []
     pool = pool or near  # an FY with no annual filing near: the nearest quarter held
@@ -135,7 +149,12 @@ def nearest_cell(ticker: str, fy: int, fq: int, cells: Sequence[GridCell]) -> Gr
     return min(pool, key=lambda c: (abs(position(c.fy, c.fq) - target), -position(c.fy, c.fq)))
 
 
-def _stand_in_reason(asked: SliceRef, used: GridCell) -> str:
+def _stand_in_reason(asked: SliceRef, used: GridCell, ahead: bool = False) -> str:
+    if ahead and position(used.fy, used.fq) < position(asked.fy, asked.fq):
+        return (
+            f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} "
+            f"Q{used.fq}, the latest filing before it, where an outlook for it would be given"
+        )
     if asked.fq == used.fq == 4 and in_comparative_columns(asked.fy, used.fy):
         return (
             f"{asked.label} is not in the grid; researched {used.ticker} FY{used.fy} Q4, whose "
@@ -277,12 +296,17 @@ def _all_years_absent(
 
 
 def plan_slices(
-    facets: Facets, cells: Sequence[GridCell], pairs: Sequence[tuple[int, int]] = ()
+    facets: Facets,
+    cells: Sequence[GridCell],
+    pairs: Sequence[tuple[int, int]] = (),
+    ahead: bool = False,
 ) -> SlicePlan:
     """Apply the planner rules to validated facets (``facets.tickers`` all in the grid).
     ``pairs``: the cells the question names quarter by quarter, each with its own year
     (:func:`domain.quarter_pairs.paired_cells`); they are the cells asked, not every year
-    with every quarter."""
+    with every quarter. ``ahead``: the question asks what was expected of its period
+    (:func:`programs.question.looks_ahead`), so a missing cell is stood in for by the
+    filing before it."""
     held = {(c.ticker, c.fy, c.fq) for c in cells}
     slices: list[SliceRef] = []
     missing: list[str] = []
@@ -370,7 +394,7 @@ def plan_slices(
             side_by_side = len(set(asked) - compared) > 1 and not _all_years_absent(
                 ticker, asked, held
             )
-            stand_in = None if deep or side_by_side else nearest_cell(ticker, fy, fq, cells)
+            stand_in = None if deep or side_by_side else nearest_cell(ticker, fy, fq, cells, ahead)
             if stand_in is None or (stand_in.fy, stand_in.fq) in asked:
                 # Nothing near, or the neighbour is researched already as a period asked
                 # for (a range partly held): reported, not researched twice.
@@ -378,7 +402,7 @@ def plan_slices(
                     missing.append(ref.label)
                 continue
             used = SliceRef(ticker=ticker, fy=stand_in.fy, fq=stand_in.fq)
-            reason = _stand_in_reason(ref, stand_in)
+            reason = _stand_in_reason(ref, stand_in, ahead)
             if reason not in scope:
                 scope.append(reason)
             add(used)

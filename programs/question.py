@@ -65,3 +65,17 @@ def read_question(text: str | None) -> str:
     if too_long := question_too_long(question):
         raise QuestionTooLong(too_long)
     return question
+
+
+#: A question about what a company expects of a period ("What revenue guidance did Intel
+#: give for Q2 FY2023?"): the outlook is given in a filing before the period, not after it.
+_AHEAD = re.compile(
+    r"\b(?:guidance|guided|outlook|forecast\w*|projections?|expect(?:s|ed|ations?)?|"
+    r"anticipat\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def looks_ahead(question: str) -> bool:
+    """Whether ``question`` asks what was expected of a period (guidance, an outlook)."""
+    return bool(_AHEAD.search(question))

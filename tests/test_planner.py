@@ -22,6 +22,7 @@ from programs.planning_rules import (
     plan_slices,
     with_context_period,
 )
+from programs.question import looks_ahead
 from retrieval.companies import Company, load_companies
 from retrieval.store import GridCell
 from signatures.planner import Facets
@@ -410,6 +411,41 @@ def test_a_missing_cell_is_stood_in_for_by_the_nearest_held_cell(grid, ticker, f
     assert cell in own
     if fq != 4 and any(c.fy == fy and c.fq == 4 for c in own):
         assert (cell.fy, cell.fq) == (fy, 4)  # the FY's annual filing first
+
+
+@settings(max_examples=100, deadline=None)
+@given(grids(), st.sampled_from(TICKERS), st.integers(2010, 2030), st.integers(1, 4))
+def test_an_outlook_is_looked_for_in_the_latest_filing_before_its_period(grid, ticker, fy, fq):
+    """Guidance for a quarter is given in the quarter before's filing, for a year in the year
+    before's annual one: asked ahead, the stand-in is the latest held cell before the period
+    began, when one is near."""
+    cell = nearest_cell(ticker, fy, fq, grid, ahead=True)
+    began = (fy - 1) * 4 + 4 if fq == 4 else fy * 4 + fq - 1
+    before = [
+        c for c in grid
+        if c.ticker == ticker and c.fy * 4 + c.fq <= began
+        and fy * 4 + fq - (c.fy * 4 + c.fq) <= MAX_STAND_IN_DISTANCE
+    ]  # fmt: skip
+    if before:
+        assert cell is not None and cell.fy * 4 + cell.fq == max(c.fy * 4 + c.fq for c in before)
+    else:
+        assert cell == nearest_cell(ticker, fy, fq, grid)
+
+
+def test_guidance_for_a_missing_quarter_is_researched_in_the_quarter_before():
+    grid = [
+        GridCell("INTC", "Intel", 2023, 1, ("8-K", "EARNINGS"), 229),
+        GridCell("INTC", "Intel", 2023, 3, ("8-K",), 5),
+        GridCell("INTC", "Intel", 2023, 4, ("8-K",), 103),
+    ]
+    facets = Facets(tickers=["INTC"], fiscal_years=[2023], fiscal_quarters=[2])
+    assert looks_ahead("What revenue guidance did Intel give for Q2 FY2023?")
+    ahead = plan_slices(facets, grid, ahead=True)
+    assert [s.label for s in ahead.slices] == ["INTC FY2023 Q1"]
+    assert "INTC FY2023 Q2 is not in the grid; researched INTC FY2023 Q1, the latest filing " \
+        "before it" in " ".join(ahead.scope)  # fmt: skip
+    assert [s.label for s in plan_slices(facets, grid).slices] == ["INTC FY2023 Q4"]
+    assert not looks_ahead("What was Intel's revenue in Q2 FY2023?")
 
 
 # -- the planner module: LLM steps and clear messages --------------------------------------
