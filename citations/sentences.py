@@ -198,6 +198,16 @@ def without_sentences(answer: CitedAnswer, units: Sequence[Sentence]) -> tuple[C
     return answer.model_copy(update={"body": body}).cited_only(), len(units)
 
 
+def without_marks(body: str, sentences: Sequence[Sentence]) -> str:
+    """``body`` with the citation marks of ``sentences`` (of ``body``) removed, their words
+    kept: what a check does to a sentence whose cited pages do not hold it, so that code
+    may cite it afresh or drop it as uncited."""
+    for sentence in sorted(sentences, key=lambda s: s.start, reverse=True):
+        plain = MARKER_RE.sub("", sentence.text)
+        body = body[: sentence.start] + plain + body[sentence.end :]
+    return body
+
+
 _T = TypeVar("_T")
 
 

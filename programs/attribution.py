@@ -22,15 +22,15 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from citations.markup import (
-    MARKER_RE,
-    Citation,
-    CitedAnswer,
-    Footnote,
-    ReferenceList,
-    render_marker,
+from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
+from citations.sentences import (
+    cited_pages,
+    split_sentences,
+    uncited_prose,
+    without_marks,
+    without_uncited,
+    without_units,
 )
-from citations.sentences import split_sentences, uncited_prose, without_uncited, without_units
 from metrics.answer_verdicts import yes_no_polarity
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers, readings, token_matches
 from textnorm.stemming import stem
@@ -230,24 +230,20 @@ def uncite_unprinted(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[Cit
     Properties' FY2015 funds from operations, the draft cited "$139,569 thousand" to the
     auditor's report, a page that prints no such figure; the FFO table that does was
     among the retrieved pages."""
-    cited_by = answer.references.by_number()
     miscited = []
     for sentence in split_sentences(answer.body):
         if sentence.in_table or not sentence.markers:
             continue
         amounts = [n for n in extract_numbers(sentence.text) if _is_distinct(n) and not n.percent]
-        texts = [pages[cited_by[n].uid] for n in sentence.markers
-                 if n in cited_by and cited_by[n].uid in pages]  # fmt: skip
-        if len(texts) < len(sentence.markers):
+        texts = [t for t in cited_pages(answer, sentence, pages, None) if t is not None]
+        if not amounts or len(texts) < len(sentence.markers):
             continue  # a page this check cannot read (code's own, a finding): left alone
         indexes = [_page_index(text)[1] for text in texts]
         if any(not any(index.matches(n) for index in indexes) for n in amounts):
             miscited.append(sentence)
     if not miscited:
         return answer, 0
-    body = answer.body
-    for sentence in reversed(miscited):
-        body = body[: sentence.start] + MARKER_RE.sub("", sentence.text) + body[sentence.end :]
+    body = without_marks(answer.body, miscited)
     return answer.model_copy(update={"body": body}).cited_only(), len(miscited)
 
 

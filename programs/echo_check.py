@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
-from citations.sentences import cited_pages, split_sentences
+from citations.sentences import cited_pages, split_sentences, without_marks
 from metrics.numbers import extract_numbers
 from programs.attribution import (
     MIN_ADDED_WORDS,
@@ -67,9 +67,6 @@ def uncite_echoes(
         echoes.append(sentence)
     if not echoes:
         return answer, 0
-    body = answer.body
-    for sentence in reversed(echoes):
-        plain = MARKER_RE.sub("", sentence.text)
-        body = body[: sentence.start] + plain + body[sentence.end :]
+    body = without_marks(answer.body, echoes)
     uncited, _ = drop_uncited_after_opening(answer.model_copy(update={"body": body}))
     return uncited.cited_only(), len(echoes)

@@ -129,14 +129,12 @@ def nearest_cell(
     if not own:
         return None
     target = position(fy, fq)
-    began = position(fy - 1, 4) if fq == 4 else target - 1  # the last cell before the period
-    before = [
-        c
-        for c in own
-        if position(c.fy, c.fq) <= began and target - position(c.fy, c.fq) <= MAX_STAND_IN_DISTANCE
-    ]
-    if ahead and before:
-        return max(before, key=lambda c: position(c.fy, c.fq))
+    if ahead:
+        began = position(fy - 1, 4) if fq == 4 else target - 1  # the last cell before it
+        earliest = target - MAX_STAND_IN_DISTANCE
+        before = [c for c in own if earliest <= position(c.fy, c.fq) <= began]
+        if before:
+            return max(before, key=lambda c: position(c.fy, c.fq))
     if fq != 4:
         annual = [c for c in own if c.fy == fy and c.fq == 4]
         if annual:

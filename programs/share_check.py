@@ -51,11 +51,13 @@ def drop_misstated_shares(
     (:func:`misstates_share`), with the footnotes only they marked; and how many went."""
     if figures is None or ref.fq not in (None, 4):
         return answer, 0
-    now, before = figures.consolidated("revenue", question, ref)
-    revenues = [c.value for c in (now, before) if c is not None and c.value > 0]
-    wrong = [
+    stating = [
         s
         for s in split_sentences(answer.body)
-        if not s.in_table and s.markers and misstates_share(s.text, revenues)
+        if not s.in_table and s.markers and _SHARE_OF_REVENUE.search(s.text)
     ]
-    return without_sentences(answer, wrong)
+    if not stating:  # the statements are read only for a draft that states such a share
+        return answer, 0
+    now, before = figures.consolidated("revenue", question, ref)
+    revenues = [c.value for c in (now, before) if c is not None and c.value > 0]
+    return without_sentences(answer, [s for s in stating if misstates_share(s.text, revenues)])
