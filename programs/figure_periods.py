@@ -35,8 +35,9 @@ def asked_period(question: str, ref: SliceRef) -> Period:
 
 
 def period_text(period: Period) -> str:
-    """``FY2023Q2``, or ``FY2023Q2 year to date``: how a figure's sentence names its period."""
-    return period.label + (" year to date" if period.to_date else "")
+    """``FY2023 Q2``, or ``FY2023 Q2 year to date``: how a figure's sentence names its
+    period, as reports name their slices."""
+    return period.name + (" year to date" if period.to_date else "")
 
 
 def figure_when(calculation: Calculation, fixed_years: bool) -> str:

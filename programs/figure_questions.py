@@ -210,7 +210,7 @@ def asks_beyond_figure(
     ``inapplicable``: code's line says the metric does not apply and why, so "is it a
     meaningful metric?" asks no more. Researched beside it, Salesforce's inventory turnover
     drafted "Yes, … is a meaningful metric", or no cited page, whose dagger landed on
-    code's line."""
+    code's line; so did eBay's "… If not, explain why.", whose reason code's line gives."""
     asked = drop_instructions(question)
     if sector.strip().lower() != "financials":
         asked = without_caveat(asked)
@@ -221,7 +221,7 @@ def asks_beyond_figure(
     if parted:
         asked = _PARTS_ASKED_RE.sub(" ", asked)
     if inapplicable:
-        asked = _APPLIES_RE.sub(" ", asked)
+        asked = _APPLIES_RE.sub(" ", _WHY_IF_NOT_RE.sub(" ", asked))
     return _BEYOND_FIGURE_RE.search(asked) is not None or asks_another_thing(asked)
 
 
@@ -260,3 +260,9 @@ def asks_another_thing(question: str) -> bool:
 
 #: Whether a metric applies, which code's "does not apply" line settles.
 _APPLIES_RE = re.compile(r"\b(?:meaningful|useful|relevant)\b", re.IGNORECASE)
+#: The reason asked only in case the metric does not apply ("If not, explain why."): code's
+#: line gives it. A question that asks why outright still asks for the business's reason.
+_WHY_IF_NOT_RE = re.compile(
+    r"\bif (?:not|it is not|it isn't)\b,?\s*(?:please\s+)?(?:explain|say|state|tell us)\s+why\b",
+    re.IGNORECASE,
+)

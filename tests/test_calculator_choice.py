@@ -367,3 +367,24 @@ def test_a_year_named_in_a_quarters_slice_is_that_quarters(question, period, for
     never a year's: a growth read as FY2023 over FY2022 found nothing to compute."""
     choice = choose_formula(question, period)
     assert isinstance(choice, FormulaChoice) and choice.formula == formula
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "fy"),
+    [
+        ("What percentage of Oracle's FY2021 revenue was spent on research and development?",
+         "rnd / revenue", 2021),
+        ("What share of revenue did Oracle spend on R&D in FY2021?", "rnd / revenue", 2021),
+        ("What proportion of its FY2022 net sales did Apple spend on research and development?",
+         "rnd / revenue", 2022),
+        ("What percentage of revenue went to capital expenditures in FY2020?",
+         "abs(capex) / revenue", 2020),
+    ],
+)  # fmt: skip
+def test_a_share_asked_base_first_is_the_item_over_the_base(question, formula, fy):
+    """ "What percentage of revenue was spent on R&D?" was refused as no question, though
+    "R&D as a percentage of revenue" was computed: the same share, the base named first."""
+    choice = choose_formula(question, Period(2019))
+    assert isinstance(choice, FormulaChoice), choice
+    assert choice.formula == formula and choice.period == Period(fy)
+    assert choice.presentation.display == "percent"
