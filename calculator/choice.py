@@ -322,6 +322,10 @@ def _core_formula(asked: str, phrases: tuple) -> tuple[str, str] | None:
 
 
 def _title(parts: list[str]) -> str:
+    """The figure's name: its items joined by their operators; an item over revenue is its
+    share ("R&D as % of revenue", as "Capex as % of revenue" is named)."""
+    if len(parts) == 3 and parts[1:] == ["/", "revenue"] and parts[0] in CONCEPTS:
+        return f"{_title(parts[:1])} as % of revenue"
     names = []
     for part in parts:
         if part in "+-*/":

@@ -8,6 +8,7 @@ segment table that happens to print a capex row.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -86,7 +87,9 @@ CONCEPTS: dict[str, ConceptInfo] = {
 #: no short-term debt owes none within the year, so its total debt is its long-term debt
 #: (Adobe's FY2021). A company that prints sales and marketing and general and
 #: administrative expenses on two rows (eBay, Oracle, Salesforce) prints no SG&A line: it
-#: is their sum, as analysts take it.
+#: is their sum, as analysts take it. A balance sheet that prints no receivable at all
+#: (Netflix's, Foot Locker's: cash, inventories and other current assets) holds none for
+#: the quick ratio to count, under the guard of :data:`ABSENT_WHERE_READ`.
 SUBSTITUTES: dict[str, str] = {
     "net_income_attributable": "net_income",
     "gross_profit": "revenue - abs(cost_of_revenue)",
@@ -94,6 +97,19 @@ SUBSTITUTES: dict[str, str] = {
     "sga": "abs(sales_marketing) + abs(general_administrative)",
     "short_term_investments": "0",
     "short_term_debt": "0",
+    "receivables": "0",
+}
+
+#: A stand-in of 0 that holds only where the statement was read (its total, the first
+#: concept, is there for the period) and none of its rows names the item (the pattern):
+#: a balance sheet whose receivable the vocabulary does not name (eBay's "Customer accounts
+#: and funds receivable"), or whose receivable row lost its name to a wrapped label and kept
+#: only its "allowance for doubtful accounts" (PG&E's), is not read as holding none.
+ABSENT_WHERE_READ: dict[str, tuple[str, re.Pattern[str]]] = {
+    "receivables": (
+        "current_assets",
+        re.compile(r"receivable|doubtful accounts|allowance for credit losses", re.IGNORECASE),
+    ),
 }
 
 

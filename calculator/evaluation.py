@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from calculator.concepts import CONCEPTS, SUBSTITUTES, concept_info
+from calculator.concepts import ABSENT_WHERE_READ, CONCEPTS, SUBSTITUTES, concept_info
 from calculator.definitions import METRICS_BY_NAME, metric_formulas
 from calculator.errors import CalculationError, FormulaError, MissingInputError
 from calculator.expressions import (
@@ -162,7 +162,7 @@ def _substitute(
     which may be cost of products plus cost of services); the concepts substituted, outer
     first."""
     formula = SUBSTITUTES.get(concept)
-    if formula is None or concept in outer:
+    if formula is None or concept in outer or not _absent_where_read(concept, resolver, at):
         return None
     tree = parse_formula(formula, metrics={}, concepts=set(CONCEPTS))
     facts: dict[Reference, Fact] = {}
@@ -186,6 +186,17 @@ def _substitute(
         return map_references(tree, place), facts, substituted
     except _NoStandIn:
         return None
+
+
+def _absent_where_read(concept: str, resolver: FactResolver, at: Period) -> bool:
+    """Whether a guarded stand-in of 0 holds at ``at``: its statement was read and prints
+    no row like the item (:data:`calculator.concepts.ABSENT_WHERE_READ`); True unguarded."""
+    guard = ABSENT_WHERE_READ.get(concept)
+    if guard is None:
+        return True
+    total, rows = guard
+    statement = concept_info(total).statement
+    return resolver.pick(total, at) is not None and not resolver.prints(statement, rows, at)
 
 
 class _NoStandIn(Exception):

@@ -48,9 +48,13 @@ class FactResolver:
         # question's own, with their statement and kind.
         self.lines = dict(lines or {})
         self.by_concept: dict[str, list[tuple[int, Fact]]] = {}
+        #: Every row label each statement prints for a period, named or not: what
+        #: :meth:`prints` reads.
+        self._labels: dict[tuple[str, int, int | None], list[str]] = {}
         for order, fact in enumerate(facts):
             if fact.concept:
                 self.by_concept.setdefault(fact.concept, []).append((order, fact))
+            self._labels.setdefault((fact.statement, fact.fy, fact.fq), []).append(fact.label)
 
     @property
     def concepts(self) -> list[str]:
@@ -90,6 +94,14 @@ class FactResolver:
         if not found:
             return None
         return as_read(_with_rows_beside(found) if concept in ADDITIVE else found[0])
+
+    def prints(self, statement: str, pattern: re.Pattern[str], period: Period) -> bool:
+        """Whether a row ``statement`` prints for ``period`` (its year's column for a
+        fourth quarter) has a label that ``pattern`` finds."""
+        keys = {(statement, period.fy, period.fq)}
+        if period.fq in (None, 4):
+            keys |= {(statement, period.fy, None), (statement, period.fy, 4)}
+        return any(pattern.search(label) for key in keys for label in self._labels.get(key, ()))
 
     def missing_reason(self, concept: str, period: Period) -> str:
         """One phrase: what is missing and what the slice does have for that concept."""

@@ -310,7 +310,7 @@ def test_presentation_for_a_formula_chosen_elsewhere():
          "Net margin"),
         ("What was operating income as a % of revenue?", "operating_income / revenue",
          "Operating margin"),
-        ("What was SG&A as a percent of revenue?", "sga / revenue", "SG&A ÷ revenue"),
+        ("What was SG&A as a percent of revenue?", "sga / revenue", "SG&A as % of revenue"),
     ],
 )  # fmt: skip
 def test_a_ratio_in_words_that_is_a_named_metric_takes_its_name(question, formula, title):

@@ -284,6 +284,27 @@ def test_the_quick_ratio_counts_marketable_securities_and_says_when_none_are_pri
     assert held.notes == ()
 
 
+def test_a_balance_sheet_that_prints_no_receivable_holds_none_for_the_quick_ratio():
+    """Netflix's and Foot Locker's balance sheets print no receivable: their quick ratio
+    is cash over current liabilities, said so. A receivable the vocabulary does not name
+    (eBay's), or a row that kept only its allowance (PG&E's wrapped label), is not read as
+    none, and neither is a receivable of a year whose balance sheet was not read."""
+    facts = [f for f in contoso() if f.concept != "receivables"]
+    none = calculate("quick_ratio", facts, FY)
+    assert none.value == pytest.approx(150 / 400)
+    assert "receivables FY2021: none printed, read as 0" in none.notes
+    for label in (
+        "Customer accounts and funds receivable",
+        "(net of allowance for doubtful accounts of $166 million)",
+    ):
+        unnamed = fact(None, 2021, 80 * M, statement="balance", page=52, label=label)
+        with pytest.raises(MissingInputError):
+            calculate("quick_ratio", [*facts, unnamed], FY)
+    unread = [f for f in facts if f.concept != "current_assets"]
+    with pytest.raises(MissingInputError):
+        calculate("dso", unread, FY)
+
+
 def test_a_line_printed_gross_then_net_is_read_net():
     facts = [f for f in contoso() if f.concept != "receivables"]
     gross = fact("receivables", 2021, 230 * M, statement="balance", page=52,
