@@ -1,11 +1,13 @@
 """Questions a filing answers on one page in its own words, answered by code from that page.
 
-Four kinds, each read deterministically from the pages the question's own probe would
+Five kinds, each read deterministically from the pages the question's own probe would
 search first: which securities are registered on an exchange (the cover page's list,
 :mod:`programs.registered_securities`), what drove a figure (the one sentence that says
 so, :mod:`programs.cause_quotes`), how many people the company employs (the sentence
-that states its headcount, :mod:`programs.headcount_quotes`) and how many stores it has
-(the table's total, :mod:`programs.store_counts`). The probe loop closes the
+that states its headcount, :mod:`programs.headcount_quotes`), how many stores it has
+(the table's total, :mod:`programs.store_counts`) and whether its internal control over
+financial reporting was effective (the 10-K's conclusion,
+:mod:`programs.control_conclusions`). The probe loop closes the
 question's probe with the answer, with no model call, and researches it as before when
 none applies.
 """
@@ -17,6 +19,12 @@ from collections.abc import Callable, Sequence
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from programs.cause_quotes import asks_cause, cause_answer, cause_query, quoted_cause
+from programs.control_conclusions import (
+    CONCLUSION_QUERY,
+    asks_control_conclusion,
+    conclusion_answer,
+    quoted_conclusion,
+)
 from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
@@ -31,6 +39,7 @@ def asks_of_a_page(question: str) -> bool:
         or asks_cause(question)
         or asks_headcount(question)
         or asks_store_count(question)
+        or asks_control_conclusion(question)
     )
 
 
@@ -52,6 +61,10 @@ def page_answer(
         return counted[0], headcount_answer(*counted), "the filing's sentence"
     if (stores := counted_total(question, pages, slice.fy)) is not None:
         return stores[0], store_count_answer(*stores), "the filing's table"
+    if asks_control_conclusion(question):
+        concluded = quoted_conclusion(question, [*pages, *search(CONCLUSION_QUERY, where)])
+        if concluded is not None:
+            return concluded[0], conclusion_answer(question, *concluded), "the filing's sentence"
     if (near := nearest_cover(question, slice, lambda cell: search(question, cell))) is not None:
         return near[0], near[1], "the nearest filing's cover page"
     return None
