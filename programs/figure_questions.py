@@ -129,7 +129,14 @@ SHARE_FROM_RE = re.compile(
 
 #: A figure the company guides to, not one it reported ("Did Salesforce raise its FY2024
 #: revenue guidance?"): the reported revenue of the quarter answers another question.
-_GUIDANCE_RE = re.compile(r"\b(?:guidance|guided|outlook|forecast\w*)\b", re.IGNORECASE)
+_GUIDANCE_RE = re.compile(
+    r"\b(?:guidance|guided|outlook|forecast\w*|projected)\b"
+    # "What does Salesforce expect its full-year revenue to be?": code had answered with the
+    # quarter's reported revenue, and the model called it the year's expectation
+    r"|\b(?:expect|anticipat)\w*\b[^?.]{0,60}?\bto\s+(?:be|reach|grow|increase|decrease|decline"
+    r"|rise|fall|come\s+in|total)\b",
+    re.IGNORECASE,
+)
 
 
 def outside_the_statements(question: str) -> bool:

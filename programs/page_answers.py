@@ -25,7 +25,12 @@ from programs.control_conclusions import (
     conclusion_answer,
     quoted_conclusion,
 )
-from programs.headcount_quotes import asks_headcount, headcount_answer, quoted_headcount
+from programs.headcount_quotes import (
+    HEADCOUNT_QUERY,
+    asks_headcount,
+    headcount_answer,
+    quoted_headcount,
+)
 from programs.page_hits import PageHit
 from programs.registered_securities import asks_registered, cover_answer, nearest_cover
 from programs.store_counts import asks_store_count, counted_total, store_count_answer
@@ -57,7 +62,8 @@ def page_answer(
     worded = search(query, where) if (query := cause_query(question)) else []
     if (quoted := quoted_cause(question, [*pages, *worded])) is not None:
         return quoted[0], cause_answer(*quoted), "the filing's sentence"
-    if (counted := quoted_headcount(question, pages)) is not None:
+    staffed = search(HEADCOUNT_QUERY, where) if asks_headcount(question) else []
+    if (counted := quoted_headcount(question, [*pages, *staffed])) is not None:
         return counted[0], headcount_answer(*counted), "the filing's sentence"
     if (stores := counted_total(question, pages, slice.fy)) is not None:
         return stores[0], store_count_answer(*stores), "the filing's table"

@@ -104,6 +104,14 @@ def test_a_figure_guided_to_is_not_the_figure_reported(figures):
     question = "Did 3M raise its full-year FY2018 revenue guidance?"
     assert outside_the_statements(question) and figures.probe(question, MMM_2018) is None
     assert figures.probe("What was 3M's revenue in FY2018?", MMM_2018) is not None
+    # asked as what the company expects: Salesforce's quarter's revenue had been called the
+    # year's expectation
+    for expected in (
+        "What does 3M expect its full-year FY2018 revenue to be?",
+        "What revenue growth is 3M anticipating for FY2018, and how much is it projected to total?",
+    ):
+        assert outside_the_statements(expected), expected
+    assert not outside_the_statements("Did 3M's revenue grow more than it expected in FY2018?")
 
 
 def test_uses_or_sources_of_cash_are_flows_not_the_cash_balance(figures):

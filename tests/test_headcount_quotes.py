@@ -50,6 +50,10 @@ PART = "Approximately 6,800 of our employees were located in the U.S."
         ("We had 134 million active buyers and 1.7 billion live listings.", None),
         ("Products valued at approximately $8,600 were delivered to individuals.", None),
         ("We have monitored how COVID-19 affected employees.", None),
+        ("As of December 31, 2017 and 2016, our Company had approximately 12,400 and 51,000 "
+         "employees, respectively, located in the United States.", None),
+        ("As of December 31, 2017, our Company had approximately 61,800 associates, of which "
+         "approximately 12,400 associates were located in the United States.", "61,800"),
     ],
 )  # fmt: skip
 def test_a_sentence_states_the_companys_headcount_or_not(sentence, headcount):
