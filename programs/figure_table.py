@@ -17,7 +17,7 @@ from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
 from programs.inapplicable import DOES_NOT_APPLY
-from programs.series_verdicts import steadiness_verdict, stepwise_verdict
+from programs.series_verdicts import sign_verdict, steadiness_verdict, stepwise_verdict
 from programs.verdicts import Point, asks_direction, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
@@ -219,7 +219,8 @@ def trend_verdicts(
 ) -> list[str]:
     """Code's answer to a yes/no question on whether a figure improved, rose or fell
     (:func:`programs.verdicts.trend_verdict`), from its first to its last period, or stayed
-    within a band each year (:func:`programs.series_verdicts.steadiness_verdict`), cited."""
+    within a band each year (:func:`programs.series_verdicts.steadiness_verdict`), or was
+    negative in any period (:func:`programs.series_verdicts.sign_verdict`), cited."""
     lines = []
     for ticker, series in _series(slices, numbers):
         figures = _asked(series, slices)
@@ -235,9 +236,11 @@ def trend_verdicts(
             continue
         sector = (sectors or {}).get(ticker, "")
         series = [Point(f.text, f.period, f.value) for f in figures]
-        if stepwise := stepwise_verdict(question, last.title, series, sector):
+        if over_series := stepwise_verdict(question, last.title, series, sector) or sign_verdict(
+            question, last.title, series
+        ):
             markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
-            lines.append(f"{label}{stepwise}{render_marker(markers)}.")
+            lines.append(f"{label}{over_series}{render_marker(markers)}.")
             continue
         points = [Point(f.text, f.period, f.value) for f in (first, last)]
         verdict = trend_verdict(question, last.title, *points, sector=sector)

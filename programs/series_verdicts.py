@@ -1,8 +1,11 @@
-"""Verdicts on a figure over three periods or more, by code: whether it moved the way asked
+"""Verdicts on a figure over several periods, by code: whether it moved the way asked
 in each step ("Did operating cash flow grow in each year from FY2019 through FY2021?"),
-and whether a percentage stayed within the band a question sets ("historically consistent,
-not fluctuating more than roughly 2% each year"). Read from its ends alone, a series that
-dipped in the middle would be a "Yes"; read by the model, a band was seldom checked.
+whether a percentage stayed within the band a question sets ("historically consistent,
+not fluctuating more than roughly 2% each year"), and whether it was negative in any period
+("Did eBay's net income turn negative in any year between FY2020 and FY2022?"). Read from
+its ends alone, a series that dipped in the middle would be a "Yes"; read by the model, a
+band was seldom checked; and asked for a sign, the composer described each year's change
+and never said "Yes".
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import re
 from itertools import pairwise
 
 from programs.answer_form import opens_yes_no
-from programs.verdicts import Point, figure_direction
+from programs.verdicts import Point, figure_direction, names_figure
 from textnorm.casing import lower_first
 
 #: A direction asked of every step of a series, not of its ends: "did it grow in each year
@@ -99,3 +102,37 @@ def steadiness_verdict(
         f"{answer}: the {name} moved by {largest:.1f} percentage points from {since} to "
         f"{until} ({series})"
     )
+
+
+#: Whether a figure was negative in some period ("turn negative", "post a loss in any
+#: year"), or positive in all of them ("profitable in every year", "remain positive").
+_ANY_NEGATIVE = re.compile(
+    r"\b(?:turn(?:ed)?|go|went|become|became|fall|fell|dip(?:ped)?)\s+(?:into\s+)?negative\b"
+    r"|\bnegative\s+in\s+(?:any|a|one)\b|\b(?:post|report|record|incur)\w*\s+(?:a\s+)?"
+    r"(?:net\s+)?loss\w*\s+in\s+(?:any|a|one)\b",
+    re.IGNORECASE,
+)
+_ALL_POSITIVE = re.compile(
+    r"\b(?:positive|profitable)\s+in\s+(?:each|every|all)\b"
+    r"|\b(?:remain|stay)\w*\s+(?:positive|profitable)\b",
+    re.IGNORECASE,
+)
+
+
+def sign_verdict(question: str, title: str, points: list[Point]) -> str | None:
+    """``Yes: the net income was negative in FY2022 (…)`` for a yes/no question on whether
+    the figure ``title`` was negative in any of two or more periods, or positive in all of
+    them; each period's figure follows. None when the question asks neither of the figure."""
+    negative = _ANY_NEGATIVE.search(question) is not None
+    if not (negative or _ALL_POSITIVE.search(question)) or len(points) < 2:
+        return None
+    if not opens_yes_no(question) or not names_figure(question, title):
+        return None
+    below = [p for p in points if p.value < 0]
+    series = ", ".join(f"{p.text} in {p.period}" for p in points)
+    name = lower_first(title)
+    answer = "Yes" if bool(below) == negative else "No"
+    if below:
+        when = " and ".join(p.period for p in below)
+        return f"{answer}: the {name} was negative in {when} ({series})"
+    return f"{answer}: the {name} was positive in every period ({series})"

@@ -198,7 +198,7 @@ def wrong_way(title: str, rose: bool) -> tuple[re.Pattern[str], ...]:
     return tuple(words)
 
 
-def _names(question: str, title: str) -> bool:
+def names_figure(question: str, title: str) -> bool:
     """Whether ``question`` names the figure ``title``, "total" left out as people leave it
     ("has it increased its debt" names total debt), and whose it is ("Did Apple's net
     income decline?" names net income attributable to shareholders), in the plural too
@@ -272,7 +272,7 @@ def figure_direction(
     ``title`` improved, rose or fell. None when the question asks no direction, names
     another figure, or asks "improving?" of a figure read either way, or of a margin at a
     financial company, whose margins analysts do not read (a bank reports no gross margin)."""
-    if not _names(question, title) or _AGAINST_ANOTHER.search(question):
+    if not names_figure(question, title) or _AGAINST_ANOTHER.search(question):
         return None
     if "margin" in title.lower() and sector.lower() == "financials" and _judged(question):
         return None  # whether it is better is not read; whether it rose is a fact

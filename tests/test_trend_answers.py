@@ -433,3 +433,40 @@ def test_a_trend_verdict_spans_the_periods_planned():
     assert trend_verdicts(asked, alone, numbers)[0].startswith(
         "No: the total debt fell from $457 million in FY2022"
     )
+
+
+def test_a_figure_negative_in_any_period_is_a_yes_naming_the_period():
+    """Asked whether eBay's net income turned negative in any year from FY2020 to FY2022, the
+    composer described each year's change and never answered; FY2022's was a loss."""
+    from programs.series_verdicts import sign_verdict
+
+    title = "Net income attributable to shareholders"
+    points = [_p("FY2020", 5667, "$5,667 million"), _p("FY2021", 13608, "$13,608 million"),
+              _p("FY2022", -1269, "-$1,269 million")]  # fmt: skip
+    series = "$5,667 million in FY2020, $13,608 million in FY2021, -$1,269 million in FY2022"
+    asked = "Did eBay's net income turn negative in any year between FY2020 and FY2022?"
+    assert sign_verdict(asked, title, points) == (
+        f"Yes: the net income attributable to shareholders was negative in FY2022 ({series})"
+    )
+    every = "Was eBay's net income positive in every year from FY2020 to FY2022?"
+    assert sign_verdict(every, title, points).startswith("No: the net income attributable")
+    gains = [_p("FY2020", 5667, "$5,667 million"), _p("FY2021", 13608, "$13,608 million")]
+    positive = "No: the net income attributable to shareholders was positive in every period"
+    assert sign_verdict(asked, title, gains).startswith(positive)
+    # another figure, no yes/no, or no sign asked: code says nothing
+    for question in (
+        "Did eBay's revenue turn negative in any year between FY2020 and FY2022?",
+        "Which year was eBay's net income negative?",
+        "Did eBay's net income grow between FY2020 and FY2022?",
+    ):
+        assert sign_verdict(question, title, points) is None, question
+
+
+def test_the_sign_verdict_opens_the_report(searcher):
+    program = ResearchProgram(searcher)
+    question = "Did 3M's net income turn negative in any year between FY2020 and FY2022?"
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
+    assert answer.startswith("No: the net income attributable to shareholders was positive in "
+                             "every period ($"), answer  # fmt: skip
