@@ -71,6 +71,12 @@ class Calculation:
 
         return f"{self.title} = {render_expression(self.expression, leaf)}"
 
+    def formula_line(self) -> str:
+        """The report's Formulas line: :meth:`render`, then what a stand-in read
+        ("Quick ratio = (cash¹ + 0 + 0) ÷ current liabilities¹; receivables FY2021: none
+        printed, read as 0"), since a bare 0 does not say which input is not printed."""
+        return "; ".join([self.render(), *self.notes])
+
     def printed_as(self) -> str:
         """`` (purchases of property, plant and equipment)``: the row label a single input
         was printed under, so a reader sees which line the figure is, without its asides

@@ -442,7 +442,7 @@ class Figures:
             value=calculation.value,
             unit=calculation.unit,
             text=value,
-            formula=calculation.render() if len(calculation.inputs) > 1 else "",
+            formula=calculation.formula_line() if len(calculation.inputs) > 1 else "",
             uids=list(numbers),  # its pages, and a share's base's where one is given
             inputs=calculation.input_lines(),
             verdict=verdict or "",

@@ -293,6 +293,9 @@ def test_a_balance_sheet_that_prints_no_receivable_holds_none_for_the_quick_rati
     none = calculate("quick_ratio", facts, FY)
     assert none.value == pytest.approx(150 / 400)
     assert "receivables FY2021: none printed, read as 0" in none.notes
+    # the report's Formulas line says which inputs its zeros stand for
+    assert none.formula_line() == "; ".join([none.render(), *none.notes])
+    assert none.formula_line().endswith("receivables FY2021: none printed, read as 0")
     for label in (
         "Customer accounts and funds receivable",
         "(net of allowance for doubtful accounts of $166 million)",
