@@ -311,11 +311,38 @@ def direction_answer(question: str, changed: bool, rose: bool, reading: str | No
         if (better and (worse or down)) or (worse and up):  # "improved or declined?"
             return "Improved" if improved else "Worsened" if worsened else "Unchanged"
         return "Yes" if (improved if better else worsened) else "No"
+    if (compared := _comparative(question)) is not None:
+        up, down = compared, not compared  # "Did it pay more in FY2022 than in FY2021?"
     if up and down:  # "did it increase or decrease?"
         return ("Increased" if rose else "Decreased") if changed else "Unchanged"
     if up or down:
         return "Yes" if changed and rose == up else "No"
     return None
+
+
+#: "more … than", "lower … than": a comparison of two periods' figures, the later one
+#: usually named first ("Did McDonald's pay more in dividends in FY2022 than in FY2021?" had
+#: got both figures and no answer; "higher in FY2022 than in FY2023" asks of the earlier).
+_MORE_THAN = re.compile(
+    r"\b(?P<way>more|greater|larger|higher|less|fewer|smaller|lower)\b(?P<first>[^?]*?)\bthan\b"
+    r"(?P<second>[^?]*)",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _comparative(question: str) -> bool | None:
+    """True when the question asks whether the later period's figure is more than the
+    earlier one's, False when less; the periods named the other way round ("more in FY2021
+    than in FY2022") turn it. None without such a comparison of two named years."""
+    found = _MORE_THAN.search(question)
+    if found is None:
+        return None
+    first, second = _YEAR.findall(found["first"]), _YEAR.findall(found["second"])
+    if not first or not second or first[0] == second[0]:
+        return None
+    more = found["way"].lower() in ("more", "greater", "larger", "higher")
+    return more if first[0] > second[0] else not more
 
 
 #: Items (a calculator formula's one item, ``abs(...)`` unwrapped) of amounts a company

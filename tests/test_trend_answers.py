@@ -470,3 +470,31 @@ def test_the_sign_verdict_opens_the_report(searcher):
     answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
     assert answer.startswith("No: the net income attributable to shareholders was positive in "
                              "every period ($"), answer  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Did Acme pay more in dividends in FY2022 than in FY2021?", "Yes"),
+        ("Did Acme pay less in dividends in FY2022 than in FY2021?", "No"),
+        ("Did Acme pay more in dividends in FY2021 than in FY2022?", "No"),
+        ("Was Acme's revenue higher in FY2021 than in FY2022?", "No"),
+        ("Was Acme's revenue lower in 2021 than in 2022?", "Yes"),
+        ("Is Acme's revenue higher in FY2022 than in FY2021?", "Yes"),
+    ],
+)
+def test_more_or_less_than_another_period_is_read_in_the_periods_order(question, answer):
+    """McDonald's "Did it pay more in dividends in FY2022 than in FY2021?" got both figures
+    and no answer; "higher in FY2021 than in FY2022" asks of the earlier year."""
+    from programs.verdicts import direction_answer
+
+    assert direction_answer(question, changed=True, rose=True, reading=None) == answer
+
+
+def test_more_than_another_period_opens_the_report(searcher):
+    program = ResearchProgram(searcher)
+    question = "Did 3M pay more in dividends in FY2022 than in FY2021?"
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    answer = pred.report.split("## Answer")[1].split("##")[0].strip()
+    assert re.match(r"(Yes|No): the dividends paid (rose|fell) from \$", answer), answer
