@@ -9,6 +9,11 @@ equity row, each as printed, none of them a total ("Total current liabilities" i
 rows, not a liability). The answer names the row, its amount and the runner-up, cited to
 the balance sheet's page.
 
+Asked for the largest components of current liabilities ("What were the three largest
+components of Apple's current liabilities at the end of FY2022?"), code had given their
+total alone; the rows are those before the "Total current liabilities" row, and the answer
+names as many as asked, largest first, beside the total.
+
 Only liabilities are chosen here: an asset section prints gross amounts beside their
 accumulated depreciation (PG&E's "Electric" plant, $74,772 million gross, is no asset a
 reader would name), which a row's value alone cannot tell apart.
@@ -46,17 +51,37 @@ _EQUITY = re.compile(
 _TOTAL = re.compile(r"^\s*total\b", re.IGNORECASE)
 _ENDS_ASSETS = frozenset({"total_assets"})
 _ENDS_LIABILITIES = frozenset({"equity", "total_equity", "total_liabilities_and_equity"})
+_ENDS_CURRENT = frozenset({"current_liabilities"})
+
+
+#: "the three largest components of current liabilities", "largest current liabilities",
+#: "main items of its current liabilities".
+_CURRENT_ASKED = re.compile(
+    r"\b(?:(?P<count>two|three|four|five|[2-5])\s+)?(?P<rank>largest|biggest|main|major|top)\s+"
+    r"(?:(?:components|items|line\s+items|parts|elements)\s+of\s+(?:\S+\s+){0,2}?)?"
+    r"current\s+liabilities\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
 @dataclass(frozen=True)
 class LargestAsk:
-    """A question asking for the largest (``largest=True``) or smallest liability."""
+    """A question asking for the largest (``largest=True``) or smallest liability, or for
+    the ``count`` largest rows of current liabilities (``current``)."""
 
     largest: bool
+    current: bool = False
+    count: int = 1
 
 
 def read_largest_ask(question: str) -> LargestAsk | None:
     """The ask in ``question``, or None when it asks for no largest or smallest liability."""
+    if (current := _CURRENT_ASKED.search(question)) is not None:
+        count = current["count"] or "3"
+        return LargestAsk(
+            largest=True, current=True, count=_COUNTS.get(count.lower()) or int(count)
+        )
     found = _ASKED.search(question)
     if found is None:
         return None
@@ -64,11 +89,13 @@ def read_largest_ask(question: str) -> LargestAsk | None:
     return LargestAsk(largest=rank != "smallest")
 
 
-def liability_rows(facts: Iterable[Fact], ref: SliceRef) -> list[Fact]:
+def liability_rows(facts: Iterable[Fact], ref: SliceRef, current: bool = False) -> list[Fact]:
     """The slice's liabilities as its balance sheet prints them for its own date: the
-    rows after a total assets row and before the first equity row, on its page or the next,
+    rows after a total assets row and before the first equity row (``current``: before the
+    total current liabilities row, which it ends with), on its page or the next, other
     totals left out; the first sheet that closes so (a holding company's sheet before its
     subsidiary's; a summary page's lone total assets row opens nothing)."""
+    ends = _ENDS_CURRENT if current else _ENDS_LIABILITIES
     fq = slice_period(ref).fq
     rows = [f for f in facts if f.statement == "balance" and f.fy == ref.fy and f.fq == fq]
     rows.sort(key=lambda f: f.page_id)  # stable: each page's rows stay in printed order
@@ -79,9 +106,12 @@ def liability_rows(facts: Iterable[Fact], ref: SliceRef) -> list[Fact]:
         elif start is not None and not _near(rows[start], fact):
             start = None  # a summary's total assets, far from the sheet's liabilities
         elif start is not None and (
-            fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label)
+            fact.concept in ends or fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label)
         ):
-            return [f for f in rows[start + 1 : i] if not _TOTAL.match(f.label) and f.value > 0]
+            if current and fact.concept not in ends:
+                return []  # equity reached with no total current liabilities row
+            parts = [f for f in rows[start + 1 : i] if not _TOTAL.match(f.label) and f.value > 0]
+            return [*parts, fact] if current else parts
     return []
 
 
@@ -97,10 +127,16 @@ def largest_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe 
     if largest_answer(question, facts, ref) is None:
         return None
     period = slice_period(ref).label
-    rank = "largest" if read_largest_ask(question).largest else "smallest"
+    ask = read_largest_ask(question)
+    rank = "largest" if ask.largest else "smallest"
+    asked = (
+        f"What were the {ask.count} largest current liabilities"
+        if ask.current
+        else f"Which liability was the {rank}"
+    )
     return Probe(
         probe_title="Liabilities (from the balance sheet)",
-        probe_question=f"Which liability was the {rank} at the end of {period}?",
+        probe_question=f"{asked} at the end of {period}?",
     )
 
 
@@ -113,6 +149,8 @@ def largest_answer(
     if ask is None:
         return None
     period = slice_period(ref).label
+    if ask.current:
+        return largest_current(ask, liability_rows(facts, ref, current=True), period)
     return largest_liability(ask, liability_rows(facts, ref), period)
 
 
@@ -126,14 +164,7 @@ def largest_liability(
     ranked = sorted(rows, key=lambda f: f.value, reverse=ask.largest)
     chosen, next_one = ranked[0], ranked[1]
     word = "largest" if ask.largest else "smallest"
-    first_row: dict[str, Fact] = {}
-    for fact in rows:
-        first_row.setdefault(fact.uid, fact)  # one footnote a page, in printed order
-    numbers = {uid: n for n, uid in enumerate(first_row, start=1)}
-    footnotes = [
-        Footnote(number=numbers[uid], citation=fact_citation(fact))
-        for uid, fact in first_row.items()
-    ]
+    numbers, footnotes = _footnotes(rows)
     mark, other = (render_marker([numbers[f.uid]]) for f in (chosen, next_one))
     body = (
         f"{_name(chosen)} was the {word} liability on the balance sheet at the end of "
@@ -153,6 +184,55 @@ def largest_liability(
         ],
     )
     return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
+
+
+def largest_current(
+    ask: LargestAsk, rows: Sequence[Fact], period: str
+) -> tuple[CitedAnswer, Figure] | None:
+    """The ``ask.count`` largest rows of current liabilities, largest first, beside their
+    total (``rows``' last), cited to the balance sheet; None with fewer than two rows read
+    before the total."""
+    *parts, total = rows or [None]
+    if len(parts) < 2:
+        return None
+    chosen = sorted(parts, key=lambda f: f.value, reverse=True)[: ask.count]
+    numbers, footnotes = _footnotes(rows)
+    listed = "; ".join(
+        f"{_mid_sentence(_name(f))}, {millions(f.value)}{render_marker([numbers[f.uid]])}"
+        for f in chosen
+    )
+    many = {2: "two", 3: "three", 4: "four", 5: "five"}.get(len(chosen), str(len(chosen)))
+    mark = render_marker([numbers[total.uid]])
+    body = (
+        f"The {many} largest current liabilities at the end of {period}: {listed}; of total "
+        f"current liabilities of {millions(total.value)}{mark}."
+    )
+    figure = Figure(
+        title="Largest current liabilities",
+        period=period,
+        value=chosen[0].value,
+        unit="USD",
+        text=millions(chosen[0].value),
+        uids=list(dict.fromkeys(f.uid for f in (*chosen, total))),
+        inputs=[
+            f"{f.label}: {f.value:,.0f} USD ({f.doc_label} p.{f.page_index + 1})"
+            for f in (*chosen, total)
+        ],
+    )
+    return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
+
+
+def _footnotes(rows: Sequence[Fact]) -> tuple[dict[str, int], list[Footnote]]:
+    """Each page of ``rows`` numbered once, in printed order, and its footnote."""
+    first_row: dict[str, Fact] = {}
+    for fact in rows:
+        first_row.setdefault(fact.uid, fact)
+    numbers = {uid: n for n, uid in enumerate(first_row, start=1)}
+    footnotes = [
+        Footnote(number=numbers[uid], citation=fact_citation(fact))
+        for uid, fact in first_row.items()
+    ]
+    return numbers, footnotes
 
 
 def _name(fact: Fact) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -123,3 +125,56 @@ def test_the_figure_probe_answers_it_with_no_model_call():
     assert probe is not None and probe.probe_title == "Liabilities (from the balance sheet)"
     answer, _ = figures.answer(question, UTIL_2031)
     assert answer.body.startswith("Long-term debt was the largest liability")
+
+
+CURRENT = [
+    ("Accounts payable", 64_115e6),
+    ("Other current liabilities", 60_845e6),
+    ("Deferred revenue", 7_912e6),
+    ("Commercial paper", 9_982e6),
+    ("Term debt", 11_128e6),
+    ("Total current liabilities", 153_982e6),
+    ("Term debt, non-current", 98_959e6),
+]
+
+
+def _with_current_total(liabilities: list[tuple[str, float]]) -> list[Fact]:
+    """The sheet, its "Total current liabilities" row named as the facts name it."""
+    return [
+        dataclasses.replace(f, concept="current_liabilities")
+        if f.label == "Total current liabilities"
+        else f
+        for f in _sheet(liabilities)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("What were the three largest components of UTIL's current liabilities in FY2031?", 3),
+        ("What are UTIL's two biggest current liabilities in FY2031?", 2),
+        ("What were the main items of UTIL's current liabilities at the end of FY2031?", 3),
+    ],
+)
+def test_the_largest_current_liabilities_are_the_rows_before_their_total(question, count):
+    """Apple's "three largest components of current liabilities" had got their total alone."""
+    ask = read_largest_ask(question)
+    assert ask is not None and ask.current and ask.count == count
+    answer, figure = largest_answer(question, _with_current_total(CURRENT), UTIL_2031)
+    three = (
+        "The three largest current liabilities at the end of FY2031: accounts payable, "
+        "$64,115 million¹; other current liabilities, $60,845 million¹; term debt, $11,128 "
+        "million¹; of total current liabilities of $153,982 million¹."
+    )
+    if count == 3:
+        assert answer.body == three
+    else:
+        assert answer.body.startswith("The two largest current liabilities at the end of")
+        assert "term debt" not in answer.body  # the third is not listed
+    assert figure.value == 64_115e6
+
+
+def test_no_current_liabilities_answer_without_their_total_row():
+    question = "What were the three largest components of UTIL's current liabilities in FY2031?"
+    assert largest_answer(question, _sheet(CURRENT), UTIL_2031) is None  # the total unnamed
+    assert largest_answer(question, _with_current_total(CURRENT[-2:]), UTIL_2031) is None
