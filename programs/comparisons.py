@@ -66,7 +66,10 @@ _MORE_RE = re.compile(
     r"|earned|generated|invested)\s+)?(?:(?:in|on|as|for|from)\s+)?"
     rf"(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?"
     r"|^\W*(?:was|were|is|are)\s+(?P<larger>.+?)\s+(?:larger|greater|higher|bigger|more)\s+"
-    rf"than\s+(?P<smaller>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
+    rf"than\s+(?P<smaller>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?"
+    # "Did Intel's capital expenditure exceed its depreciation?" had got the capex alone
+    r"|^\W*(?:did|does|do|has|have|had)\s+(?P<over>.+?)\s+(?:exceed|surpass|outstrip|top)\w*\s+"
+    rf"(?P<under>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
 #: The growth verbs of a race between two figures ("grow faster than").
@@ -121,8 +124,9 @@ def read_cover(question: str) -> CoverQuestion | None:
     ):
         return _asked(m["source"], m["use"], "cover")
     if m := _MORE_RE.match(text):
-        use = m["use"] or m["smaller"]
-        return None if re.search(r"\d", use) else _asked(m["source"] or m["larger"], use, "more")
+        use = m["use"] or m["smaller"] or m["under"]
+        source = m["source"] or m["larger"] or m["over"]
+        return None if re.search(r"\d", use) else _asked(source, use, "more")
     return None
 
 

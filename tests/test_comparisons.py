@@ -113,6 +113,11 @@ def test_covered_exactly_when_the_source_is_at_least_the_use(source, use):
          "capital expenditure", "depreciation"),
         ("Did 3M spend more on research and development than on capital expenditure?",
          "research and development", "capital expenditure"),
+        # Intel's "exceed" had got the capex alone
+        ("Did Intel's capital expenditure exceed its depreciation in FY2020?",
+         "capital expenditure", "depreciation"),
+        ("Has Apple's operating cash flow surpassed its net income in FY2022?",
+         "operating cash flow", "net income"),
     ],
 )  # fmt: skip
 def test_a_more_than_question_names_the_two_figures(question, source, use):
