@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
+from programs.answer_form import opens_yes_no
 from programs.cause_check import page_sentences
 from programs.page_hits import PageHit, cited_to
 
@@ -37,8 +38,6 @@ _ASKS = re.compile(
     re.IGNORECASE,
 )
 _WEAKNESS_ASKED = re.compile(r"\bmaterial\s+weakness", re.IGNORECASE)
-#: A yes/no question: it opens with an auxiliary ("Did …", "Has …", "Was …").
-_YES_NO = re.compile(r"^\W*(?:did|does|do|has|have|had|is|was|were|are)\b", re.IGNORECASE)
 #: What the conclusion sentence says, management's or the auditor's.
 _EFFECTIVE = re.compile(
     r"internal control over financial reporting (?:was|is|were) effective\b"
@@ -114,7 +113,7 @@ def conclusion_answer(question: str, page: PageHit, sentence: str, effective: bo
     """The conclusion quoted and cited, opened by the direct answer a yes/no question asks:
     whether a material weakness existed, or whether the control was effective."""
     quote = f"“{sentence}”¹"
-    if not _YES_NO.search(question):
+    if not opens_yes_no(question):
         return cited_to(f"In the filing's words: {quote}", page)
     if _WEAKNESS_ASKED.search(question):
         if effective:

@@ -63,6 +63,7 @@ _CURRENT_ASKED = re.compile(
     re.IGNORECASE,
 )
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_COUNT_WORDS = {n: word for word, n in _COUNTS.items()}
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,7 @@ def largest_current(
         f"{_mid_sentence(_name(f))}, {millions(f.value)}{render_marker([numbers[f.uid]])}"
         for f in chosen
     )
-    many = {2: "two", 3: "three", 4: "four", 5: "five"}.get(len(chosen), str(len(chosen)))
+    many = _COUNT_WORDS.get(len(chosen), str(len(chosen)))
     mark = render_marker([numbers[total.uid]])
     body = (
         f"The {many} largest current liabilities at the end of {period}: {listed}; of total "

@@ -35,7 +35,7 @@ from domain.period_patterns import (
     QUARTER_WITH_YEAR,
     YEAR_RE,
 )
-from domain.periods import MIN_FY, Period
+from domain.periods import MIN_FY, Period, read_periods
 from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_form import opens_yes_no
 from textnorm.casing import lower_first
@@ -328,7 +328,6 @@ _MORE_THAN = re.compile(
     r"(?P<second>[^?]*)",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _comparative(question: str) -> bool | None:
@@ -338,7 +337,7 @@ def _comparative(question: str) -> bool | None:
     found = _MORE_THAN.search(question)
     if found is None:
         return None
-    first, second = _YEAR.findall(found["first"]), _YEAR.findall(found["second"])
+    first, second = (read_periods(found[side]).fiscal_years for side in ("first", "second"))
     if not first or not second or first[0] == second[0]:
         return None
     more = found["way"].lower() in ("more", "greater", "larger", "higher")
