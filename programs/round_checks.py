@@ -18,7 +18,9 @@ the pages the probe retrieved (never the model's word for them):
    (:func:`programs.part_check.drop_part_as_whole`);
 6. :func:`programs.cause_check.drop_misattributed_causes`: a cause a page gives one figure
    is not given to another;
-7. :func:`programs.owner_check.drop_numbers_of_other_figures`: nor is a number;
+7. :func:`programs.owner_check.drop_numbers_of_other_figures`: nor is a number, and
+   :func:`programs.obligation_check.drop_future_as_actual`: an amount its pages give only
+   to future payments is no figure of the year;
 8. :func:`programs.direction_check.drop_misdirected`: a sentence that says its figure rose
    where its own two numbers fell (or the reverse) goes;
 9. :func:`programs.basis_check.drop_unsupported_sequential`: a sentence that calls a figure
@@ -70,6 +72,7 @@ from programs.draft_checks import (
 from programs.drafts import WEB_DOC_TYPE, VerifiedDraft, verify_draft
 from programs.echo_check import uncite_echoes
 from programs.figures import Figures
+from programs.obligation_check import drop_future_as_actual
 from programs.owner_check import drop_numbers_of_other_figures
 from programs.page_scale import with_page_scale
 from programs.part_check import drop_part_as_whole, drop_whole_as_part
@@ -112,6 +115,7 @@ def check_draft(
     checked, part_as_whole = drop_part_as_whole(checked, read)
     checked, misattributed = drop_misattributed_causes(checked, list(read.values()), probe_question)
     checked, other_figures = drop_numbers_of_other_figures(checked, read, probe_question)
+    checked, future_as_actual = drop_future_as_actual(checked, read)
     checked, misdirected = drop_misdirected(checked)
     checked, unsupported_sequential = drop_unsupported_sequential(checked, read)
     checked, miscounted = drop_miscounted(checked, read)
@@ -143,6 +147,7 @@ def check_draft(
         "part_as_whole_dropped": part_as_whole,
         "misattributed_causes_dropped": misattributed,
         "numbers_of_other_figures_dropped": other_figures,
+        "future_as_actual_dropped": future_as_actual,
         "misdirected_dropped": misdirected,
         "unsupported_sequential_dropped": unsupported_sequential,
         "miscounted_dropped": miscounted,
