@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, QUALIFIED_BEFORE, longest_phrase
-from calculator.wording import formula_from_words, tokenize
+from calculator.wording import formula_from_words, share_spent_as_percentage, tokenize
 from domain.periods import Period
 
 _STATEMENT_NAMES = re.compile(
@@ -87,34 +87,12 @@ def normalise(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-#: "What percentage of Oracle's FY2021 revenue was spent on R&D?", "What share of revenue
-#: did Apple spend on R&D?", "What proportion of sales went to capital expenditures?": an
-#: item's share of a base, asked with the base first. Read as "what was ITEM as a percentage
-#: of BASE", the form the tokens already compute.
-_SHARE_SPENT = re.compile(
-    r"\bwhat (?:percentage|percent|share|proportion|portion|fraction) of (?P<base>[^?.]+?)"
-    r"\s+(?:(?:was|were|is|are|has been|had been) (?:spent|used|devoted|allocated|invested)"
-    r"|(?:did|does|do) (?P<subject>[^?.]+?) (?:spend|use|devote|allocate|invest)"
-    r"|went|goes|go) (?:on|to|for|in|into|towards?) (?P<item>[^?.]+)"
-)
-
-
-def _share_spent_as_percentage(text: str) -> str:
-    """``text`` with a share asked base-first reworded item-first (:data:`_SHARE_SPENT`)."""
-
-    def reword(found: re.Match) -> str:
-        subject = f"{found['subject']}'s " if found["subject"] else ""
-        return f"what was {subject}{found['item']} as a percentage of {found['base']}"
-
-    return _SHARE_SPENT.sub(reword, text)
-
-
 def choose_formula(question: str, period: Period | None = None) -> FormulaChoice | Refusal:
     """The formula a question asks for, or a refusal saying what could not be read.
 
     ``period`` is the slice's period, used when the question names no year.
     """
-    text = _share_spent_as_percentage(normalise(question))
+    text = share_spent_as_percentage(normalise(question))
     sentences = re.split(r"(?<=[.?!])\s+(?=[a-z(])", text)
     definitions, unreadable, phrases, rest = _definitions(sentences)
     asked = _asked_clause(" ".join(rest))

@@ -171,3 +171,25 @@ class _Reader:
         if year is None and self.peek("year"):
             year = self.take("year").text
         return reference(name, year)
+
+
+#: "What percentage of Oracle's FY2021 revenue was spent on R&D?", "What share of revenue
+#: did Apple spend on R&D?", "What proportion of sales went to capital expenditures?": an
+#: item's share of a base, asked with the base first. Read as "what was ITEM as a percentage
+#: of BASE", the form the tokens already compute.
+_SHARE_SPENT = re.compile(
+    r"\bwhat (?:percentage|percent|share|proportion|portion|fraction) of (?P<base>[^?.]+?)"
+    r"\s+(?:(?:was|were|is|are|has been|had been) (?:spent|used|devoted|allocated|invested)"
+    r"|(?:did|does|do) (?P<subject>[^?.]+?) (?:spend|use|devote|allocate|invest)"
+    r"|went|goes|go) (?:on|to|for|in|into|towards?) (?P<item>[^?.]+)"
+)
+
+
+def share_spent_as_percentage(text: str) -> str:
+    """``text`` with a share asked base-first reworded item-first (:data:`_SHARE_SPENT`)."""
+
+    def reword(found: re.Match) -> str:
+        subject = f"{found['subject']}'s " if found["subject"] else ""
+        return f"what was {subject}{found['item']} as a percentage of {found['base']}"
+
+    return _SHARE_SPENT.sub(reword, text)
