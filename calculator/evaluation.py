@@ -31,7 +31,7 @@ from calculator.expressions import (
 )
 from calculator.periods import PeriodRef
 from calculator.resolution import FactResolver
-from calculator.result import Calculation
+from calculator.result import NONE_PRINTED, Calculation
 from domain.periods import Period
 from retrieval.facts.model import Fact
 
@@ -120,7 +120,7 @@ def _bind(
             bound.update(facts)
             for concept in substituted:
                 formula = SUBSTITUTES[concept]
-                read_as = "none printed, read as 0" if formula == "0" else f"read as {formula}"
+                read_as = NONE_PRINTED if formula == "0" else f"read as {formula}"
                 note = f"{concept_info(concept).title} {at.label}: {read_as}"
                 if note not in notes:
                     notes.append(note)

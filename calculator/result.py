@@ -34,6 +34,10 @@ _WORDS = re.compile(r"[a-z&]+")
 _ASIDE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
 
 
+#: How a note says an input the statements do not print was read as 0.
+NONE_PRINTED = "none printed, read as 0"
+
+
 @dataclass(frozen=True)
 class Calculation:
     title: str  # "Operating margin"
@@ -72,10 +76,12 @@ class Calculation:
         return f"{self.title} = {render_expression(self.expression, leaf)}"
 
     def formula_line(self) -> str:
-        """The report's Formulas line: :meth:`render`, then what a stand-in read
-        ("Quick ratio = (cash¹ + 0 + 0) ÷ current liabilities¹; receivables FY2021: none
-        printed, read as 0"), since a bare 0 does not say which input is not printed."""
-        return "; ".join([self.render(), *self.notes])
+        """The report's Formulas line: :meth:`render`, then the inputs read as 0 ("Quick
+        ratio = (cash¹ + 0 + 0) ÷ current liabilities¹; receivables FY2021: none printed,
+        read as 0"), since a bare 0 does not say which input is not printed. Another
+        stand-in needs no note here: its own inputs are rendered by name."""
+        zeros = [note for note in self.notes if note.endswith(NONE_PRINTED)]
+        return "; ".join([self.render(), *zeros])
 
     def printed_as(self) -> str:
         """`` (purchases of property, plant and equipment)``: the row label a single input

@@ -144,6 +144,14 @@ def supporting_page(sentence: str, pages: Mapping[str, str], question: str = "")
         return None
     distinct = any(_is_distinct(n) for n in numbers)
     need = 0.0 if distinct else WORDS_WITH_NUMBERS if numbers else WORDS_WITHOUT_NUMBERS
+    if numbers and not distinct:
+        # A short number is on many pages; the words must say what it is, and a word every
+        # candidate page holds (the company's name, "ended") says nothing: Apple's made-up
+        # "$1.0 billion in goodwill" had been cited to a page printing "1,003", on the words
+        # "Apple" and "end" alone.
+        words -= _on_every_page(pages)
+        if not words:
+            return None
     best: tuple[float, str] | None = None
     for uid, text in pages.items():
         on_page, page_numbers = _page_index(text)
@@ -160,6 +168,13 @@ def supporting_page(sentence: str, pages: Mapping[str, str], question: str = "")
         if best is None or share > best[0]:
             best = (share, uid)
     return best[1] if best else None
+
+
+def _on_every_page(pages: Mapping[str, str]) -> frozenset[str]:
+    """The content words every one of two or more ``pages`` holds; none for one page."""
+    if len(pages) < 2:
+        return frozenset()
+    return frozenset.intersection(*(_page_index(text)[0] for text in pages.values()))
 
 
 def _cite_uncited(body: str, markers_for: Callable[[str], list[int]]) -> tuple[str, int]:

@@ -305,3 +305,21 @@ def test_an_amount_its_cited_page_prints_keeps_its_citation(amount):
         references=ReferenceList(footnotes=[cited]),
     )
     assert uncite_unprinted(answer, PAGES) == (answer, 0)
+
+
+def test_a_short_amount_needs_words_that_say_what_it_is_not_the_companys_name():
+    """Apple's made-up "$1.0 billion in goodwill" had been cited to a page printing "1,003"
+    (in millions), on the words "Apple" and "ended", which every page of the slice holds."""
+    pages = {
+        "0a1b2c3d4e5f": "Acme Inc. Years ended September 2031 (in millions) Derivative "
+        "adjustments $ 1,003 Total comprehensive income 88,531",
+        "1b2c3d4e5f60": "Acme Inc. Years ended September 2031 Goodwill is tested annually "
+        "for impairment.",
+    }
+    made_up = "Acme reported $1.0 billion in goodwill at the year ended 2031."
+    assert supporting_page(made_up, pages) is None
+    # with one page there is nothing to tell its common words by, as before
+    assert supporting_page(made_up, {"0a1b2c3d4e5f": pages["0a1b2c3d4e5f"]}) == "0a1b2c3d4e5f"
+    # words the number's own page holds, and the others do not, still support it
+    said = "Acme's derivative adjustments were $1.0 billion."
+    assert supporting_page(said, pages) == "0a1b2c3d4e5f"

@@ -106,6 +106,7 @@ def test_substitute_is_noted():
     result = calculate("net_margin", facts, FY)
     assert result.value == pytest.approx(176 / 1200)
     assert result.notes == ("net income attributable to shareholders FY2021: read as net_income",)
+    assert result.formula_line() == result.render()  # the stand-in's input is rendered by name
 
 
 def test_costs_of_products_and_services_stand_in_for_an_unprinted_total():
