@@ -48,13 +48,10 @@ class FactResolver:
         # question's own, with their statement and kind.
         self.lines = dict(lines or {})
         self.by_concept: dict[str, list[tuple[int, Fact]]] = {}
-        #: Every row label each statement prints for a period, named or not: what
-        #: :meth:`prints` reads.
-        self._labels: dict[tuple[str, int, int | None], list[str]] = {}
-        for order, fact in enumerate(facts):
+        self._facts = tuple(facts)  # every row, named or not: what :meth:`prints` reads
+        for order, fact in enumerate(self._facts):
             if fact.concept:
                 self.by_concept.setdefault(fact.concept, []).append((order, fact))
-            self._labels.setdefault((fact.statement, fact.fy, fact.fq), []).append(fact.label)
 
     @property
     def concepts(self) -> list[str]:
@@ -98,10 +95,14 @@ class FactResolver:
     def prints(self, statement: str, pattern: re.Pattern[str], period: Period) -> bool:
         """Whether a row ``statement`` prints for ``period`` (its year's column for a
         fourth quarter) has a label that ``pattern`` finds."""
-        keys = {(statement, period.fy, period.fq)}
-        if period.fq in (None, 4):
-            keys |= {(statement, period.fy, None), (statement, period.fy, 4)}
-        return any(pattern.search(label) for key in keys for label in self._labels.get(key, ()))
+        quarters = {None, 4} if period.fq in (None, 4) else {period.fq}
+        return any(
+            f.statement == statement
+            and f.fy == period.fy
+            and f.fq in quarters
+            and pattern.search(f.label)
+            for f in self._facts
+        )
 
     def missing_reason(self, concept: str, period: Period) -> str:
         """One phrase: what is missing and what the slice does have for that concept."""

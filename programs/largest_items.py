@@ -96,7 +96,6 @@ def liability_rows(facts: Iterable[Fact], ref: SliceRef, current: bool = False) 
     total current liabilities row, which it ends with), on its page or the next, other
     totals left out; the first sheet that closes so (a holding company's sheet before its
     subsidiary's; a summary page's lone total assets row opens nothing)."""
-    ends = _ENDS_CURRENT if current else _ENDS_LIABILITIES
     fq = slice_period(ref).fq
     rows = [f for f in facts if f.statement == "balance" and f.fy == ref.fy and f.fq == fq]
     rows.sort(key=lambda f: f.page_id)  # stable: each page's rows stay in printed order
@@ -107,9 +106,11 @@ def liability_rows(facts: Iterable[Fact], ref: SliceRef, current: bool = False) 
         elif start is not None and not _near(rows[start], fact):
             start = None  # a summary's total assets, far from the sheet's liabilities
         elif start is not None and (
-            fact.concept in ends or fact.concept in _ENDS_LIABILITIES or _EQUITY.search(fact.label)
+            (current and fact.concept in _ENDS_CURRENT)
+            or fact.concept in _ENDS_LIABILITIES
+            or _EQUITY.search(fact.label)
         ):
-            if current and fact.concept not in ends:
+            if current and fact.concept not in _ENDS_CURRENT:
                 return []  # equity reached with no total current liabilities row
             parts = [f for f in rows[start + 1 : i] if not _TOTAL.match(f.label) and f.value > 0]
             return [*parts, fact] if current else parts

@@ -21,8 +21,7 @@ from collections.abc import Mapping
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, extract_numbers
-from programs.cause_check import page_sentences
-from retrieval.search.rows import page_rows
+from programs.owner_check import MAX_SENTENCE, places_printing
 
 #: A page sentence about what is yet to be paid.
 _FUTURE = re.compile(
@@ -39,8 +38,6 @@ _SPEAKS_AHEAD = re.compile(
 )
 #: Where a sentence's clauses part: a comma or a semicolon.
 _CLAUSE = re.compile(r"[,;]\s+")
-#: A page sentence longer than this is a table run together, not a sentence.
-_MAX_SENTENCE = 400
 
 
 def _only_ahead(text: str, page: str) -> bool | None:
@@ -48,15 +45,13 @@ def _only_ahead(text: str, page: str) -> bool | None:
     payments: True; False where one is a table row or another sentence; None where the page
     prints none of them."""
     numbers = [n for n in extract_numbers(text) if n.currency or n.scale != 1.0]
-    rows = [NumberIndex.from_text(" ".join(row.values)) for row in page_rows(page) if row.values]
     found = False
     for number in numbers:
-        if any(row.matches(number, rel_tol=0.0) for row in rows):
+        rows, sentences = places_printing(number, page)
+        if rows:
             return False
-        for sentence in page_sentences(page):
-            if not NumberIndex.from_text(sentence).matches(number, rel_tol=0.0):
-                continue
-            if len(sentence) > _MAX_SENTENCE:
+        for sentence in sentences:
+            if len(sentence) > MAX_SENTENCE:
                 return False
             # the clause that prints it: "notes of $118.1 billion, with $9.6 billion payable
             # within 12 months" gives the future to the $9.6 billion only

@@ -21,10 +21,26 @@ from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers
 from programs.cause_check import measures_named, page_sentences
-from retrieval.search.rows import page_rows
+from retrieval.search.rows import Row, page_rows
 
 #: A page sentence longer than this is a table run together, not a sentence about one figure.
-_MAX_SENTENCE = 400
+MAX_SENTENCE = 400
+
+
+def places_printing(number: NumberToken, page: str) -> tuple[list[Row], list[str]]:
+    """The table rows (their labels read by :func:`retrieval.search.rows.page_rows`) and the
+    sentences of ``page`` that print ``number`` exactly, each in page order."""
+    rows = [
+        row
+        for row in page_rows(page)
+        if row.values and NumberIndex.from_text(" ".join(row.values)).matches(number, rel_tol=0.0)
+    ]
+    sentences = [
+        sentence
+        for sentence in page_sentences(page)
+        if NumberIndex.from_text(sentence).matches(number, rel_tol=0.0)
+    ]
+    return rows, sentences
 
 
 def _owners(number: NumberToken, page: str) -> set[str] | None:
@@ -32,18 +48,14 @@ def _owners(number: NumberToken, page: str) -> set[str] | None:
     sentences that print it (None when one of them names no measure, a sentence is a table
     run together, or the page does not print it)."""
     owners: set[str] = set()
-    found = False
-    rows = [row for row in page_rows(page) if row.values]
+    rows, sentences = places_printing(number, page)
     for row in rows:
-        if NumberIndex.from_text(" ".join(row.values)).matches(number, rel_tol=0.0):
-            if not (named := measures_named(row.label)):
-                return None
-            owners |= named
-            found = True
-    for sentence in page_sentences(page):
-        if not NumberIndex.from_text(sentence).matches(number, rel_tol=0.0):
-            continue
-        if len(sentence) > _MAX_SENTENCE:
+        if not (named := measures_named(row.label)):
+            return None
+        owners |= named
+    found = bool(rows)
+    for sentence in sentences:
+        if len(sentence) > MAX_SENTENCE:
             if found:
                 continue  # table text run together, whose rows were read above
             return None
