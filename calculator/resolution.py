@@ -131,8 +131,10 @@ class FactResolver:
 #: Concepts a balance sheet prints on several rows, each a part: short-term debt is
 #: "Commercial paper" and "Term debt" (Apple), "Short-term debt" and "Current portion of
 #: long-term debt" (Best Buy, American Water); long-term debt is "Recourse debt" and
-#: "Non-recourse debt" (AES), or a REIT's mortgage notes, senior notes and line of credit.
-ADDITIVE = frozenset({"short_term_debt", "long_term_debt"})
+#: "Non-recourse debt" (AES), or a REIT's mortgage notes, senior notes and line of credit;
+#: short-term investments are "Short-term investments" and "Marketable securities"
+#: (Coca-Cola) or "Trading assets" (Intel), each a quick asset.
+ADDITIVE = frozenset({"short_term_debt", "long_term_debt", "short_term_investments"})
 
 
 def _with_rows_beside(found: Sequence[Fact]) -> Fact:

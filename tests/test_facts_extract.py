@@ -549,3 +549,36 @@ def test_the_company_a_statement_heading_names(text, name):
     from retrieval.facts.extract import registrant
 
     assert registrant(text) == name
+
+
+_SECURITIES_SHEET = (
+    "Consolidated Balance Sheets\n(In Millions)\nDec 31, 2022\nDec 25, 2021\n"
+    "Assets\nCurrent assets:\nCash and cash equivalents\n$\n5,865\n$\n4,194\n"
+    "Short-term investments\n2,292\n1,082\nTrading assets\n15,738\n7,847\n"
+    "Accounts receivable, net of allowance for doubtful accounts\n6,782\n7,659\n"
+    "Total current assets\n47,249\n31,239\nTotal assets\n$\n153,091\n$\n136,524\n"
+    "Current liabilities:\nShort-term debt\n$\n2,504\n$\n3,693\n"
+    "Total current liabilities\n24,754\n22,310\n"
+)
+
+
+def test_securities_among_current_assets_are_quick_assets_under_any_of_their_names():
+    """Intel holds "Trading assets" beside its "Short-term investments", both among current
+    assets: both are short-term investments, and the quick ratio counts both (without the
+    trading assets it read 0.60 for a company whose quick assets cover its current
+    liabilities 1.24 times)."""
+    facts = [f for f in facts_from_page(_stored(78, _SECURITIES_SHEET), 542) if f.fy == 2022]
+    assert [f.label for f in facts if f.concept == "short_term_investments"] == [
+        "Short-term investments",
+        "Trading assets",
+    ]
+    quick = calculate("quick_ratio", facts, Period(fy=2022))
+    assert quick.value == pytest.approx((5_865 + 2_292 + 15_738 + 6_782) / 24_754)
+
+
+def test_a_banks_unclassed_trading_book_is_no_short_term_investment():
+    """A bank's balance sheet classes nothing as current: its trading assets are its trading
+    book, not a quick asset."""
+    sheet = _SECURITIES_SHEET.replace("Current assets:\n", "").replace("Current liabilities:\n", "")
+    facts = [f for f in facts_from_page(_stored(78, sheet), 543) if f.fy == 2022]
+    assert [f.concept for f in facts if f.label == "Trading assets"] == [None]

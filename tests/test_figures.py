@@ -888,3 +888,21 @@ def test_a_verdict_that_states_the_figure_is_not_followed_by_it_again(figures):
     )
     answer, _ = figures.answer("Was 3M profitable in FY2018?", MMM_2018)
     assert answer.body.count("$5,349 million") == 1 and answer.body.endswith(" in FY2018¹.")
+
+
+@pytest.mark.parametrize(
+    "caveat",
+    [
+        "If the quick ratio is not relevant to measure liquidity, state that and explain why.",
+        "If the quick ratio is not relevant, explain why.",
+        "If it is not a meaningful metric for this business, say so.",
+    ],
+)
+def test_a_caveat_on_the_metric_in_any_wording_asks_nothing_beyond_a_judged_figure(caveat):
+    """Code's verdict on the quick ratio settles "healthy"; the caveat asks for a reason only
+    where the ratio does not apply, so it sends no probe (Intel's, asked "If the quick ratio
+    is not relevant, explain why", had been researched and its dagger put on code's line).
+    "If not, explain why" after a question of its own still asks for a cause."""
+    question = "Does Acme have a healthy liquidity profile based on its quick ratio for FY2020? "
+    assert not asks_beyond_figure(question + caveat, judged=True)
+    assert asks_beyond_figure("Did Acme's revenue grow in FY2020? If not, explain why.")

@@ -185,7 +185,7 @@ def _read_page(
             unscaled = True
             continue
         shares = share_scale(header if scale_of(header) else head, scale)
-        place = BalancePlace()
+        place = BalancePlace(segment.header_lines[-1] if segment.header_lines else "")
         for row in _split_unlabelled_totals(segment.rows, width):
             if len(row.values) != width:
                 continue  # an empty cell PyMuPDF dropped: the columns cannot be told apart
@@ -205,12 +205,15 @@ class BalancePlace:
     total of current items (until the next such heading, or total assets). A bare "Term
     debt" is placed so (:func:`concept_in_section`), and a current-only concept is none
     only under a heading that says non-current: a sheet whose total assets went unread
-    (MGM's) would otherwise read its current liabilities as non-current."""
+    (MGM's) would otherwise read its current liabilities as non-current. The table's last
+    header line may be that heading (Intel's "Current assets:" above its first row)."""
 
-    def __init__(self) -> None:
+    def __init__(self, opening: str = "") -> None:
         self.section = ""
         self.opened_by = ""
         self.after_assets = False
+        if _CURRENT_HEADING.search(opening):
+            self.section = "current"
 
     def read(self, label: str, concept: str | None, heading: str) -> str | None:
         """The row's concept as its place reads it; the place after it is kept."""

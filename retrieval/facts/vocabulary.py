@@ -119,6 +119,11 @@ _INSTRUMENT_DEBT = re.compile(
     r"|outside\s+members')\s+(?:[\w']+\s+){0,2}?(?:notes|loans?|debentures|bonds)\b(?!\s+receivable)"
     r"|unsecured\s+(?:revolving\s+)?(?:line\s+of\s+credit|credit\s+facilit(?:y|ies)|term\s+loans?))"
 )
+#: Securities a balance sheet holds for sale within the year under a name of their own:
+#: Intel's "Trading assets" beside its "Short-term investments". Among current items they
+#: are short-term investments (quick assets); on a bank's unclassified sheet they are its
+#: trading book, no concept here.
+_CURRENT_SECURITIES = re.compile(r"^trading\s+(?:assets|securities)\b")
 #: Concepts that are current by definition: a row of that name under a non-current heading
 #: (Apple's non-current "Marketable securities") is not one.
 _CURRENT_ONLY = frozenset({"short_term_debt", "short_term_investments"})
@@ -135,11 +140,14 @@ def concept_in_section(
     label is short-term debt among current items and long-term debt among non-current ones
     (``section``: ``current``, ``non_current`` or empty where unknown); a borrowing named by
     its instrument among the liabilities (``after_assets``: the row stands after total
-    assets) is read so too, and as long-term debt where they are not classed; and a current-only
+    assets) is read so too, and as long-term debt where they are not classed; trading
+    securities among current items are short-term investments; and a current-only
     concept under a heading that says non-current (``non_current_heading``) is none."""
     name = normalise_label(label)
     if _SECTION_DEBT.match(name) and section:
         return "long_term_debt" if section == "non_current" else "short_term_debt"
+    if concept is None and section == "current" and _CURRENT_SECURITIES.match(name):
+        return "short_term_investments"
     if concept is None and after_assets and _INSTRUMENT_DEBT.match(name):
         return "short_term_debt" if section == "current" else "long_term_debt"
     return None if non_current_heading and concept in _CURRENT_ONLY else concept

@@ -18,8 +18,14 @@ from textnorm import QUERY_STOPWORDS
 
 #: "If gross margin is not a useful metric for a company like this, then please state that
 #: and explain why": the caveat of domain questions on the metric they ask for, in all its
-#: wordings. It names no fact to find, and asks nothing the figure does not answer.
-CAVEAT = r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?"
+#: wordings ("If the quick ratio is not relevant, explain why"). It names no fact to find,
+#: and asks nothing the figure does not answer. "If not, explain why" after a question of
+#: its own ("Did revenue grow? If not, explain why.") asks for a cause, and is no caveat.
+CAVEAT = (
+    r"\bif [^.?;]*?\bnot\b[^.?]*?\b(?:state|say) that\b[^.?]*[.?]?"
+    r"|\bif [^.?;]*?\bnot (?:an? )?(?:useful|relevant|meaningful|applicable)\b[^.?]*?"
+    r"\b(?:explain|state|say)\b[^.?]*[.?]?"
+)
 _CAVEAT_RE = re.compile(CAVEAT, re.IGNORECASE)
 
 
