@@ -37,6 +37,13 @@ PRIOR_RE = re.compile(
     re.IGNORECASE,
 )
 BETWEEN_RE = re.compile(rf"between\s+(?P<a>{YEAR})\s+and\s+(?P<b>{YEAR})", re.IGNORECASE)
+#: A year written as its end: "the end of FY2022", "the close of fiscal 2022", "year-end
+#: 2022", "FY2022 year end" (a balance-sheet date, the year's last cell).
+YEAR_END_RE = re.compile(
+    rf"\b(?:(?:end|close)\s+of\s+(?:the\s+)?|year[- ]end\s+)(?P<y>{YEAR})"
+    rf"|(?P<y2>{YEAR})\s+year[- ]end\b",
+    re.IGNORECASE,
+)
 #: ``FY22/23``: one fiscal year across two calendar years (checked to be consecutive).
 SPLIT_YEAR_RE = re.compile(rf"(?P<a>{YEAR})\s*/\s*'?(?P<b>\d{{4}}|\d{{2}})(?!\d)", re.IGNORECASE)
 QUARTER_RE = re.compile(

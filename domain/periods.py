@@ -28,6 +28,8 @@ Free text (a question, a search query) is scanned by :func:`read_periods`:
   ``since 2019``, ``the prior year``, ``past three years``, ``the two most recent fiscal
   years``, ``the last couple of years``; ``historically`` with no count: three years (those
   a 10-K's income statement prints), ending in the year named, or the latest;
+- a year written as its end (``the end of FY2022``, ``year-end 2022``):
+  :attr:`Periods.year_ends`, its last cell even beside a quarter of another year;
 - ``as of FY2022``: the vantage point; a later year the question names ("as of FY2021,
   what will it pay in 2024") is content read from that filing, not a period to research;
 - trend words (``improving``, ``grew``, ``declined``, ``changed``, ``expanded``, ``rose``,
@@ -56,7 +58,6 @@ from domain.period_patterns import (
     BAD_QUARTER_RE,
     BETWEEN_RE,
     DATE_RE,
-    DATED_MONTH_RE,
     DEEP_RE,
     FQ_WHOLE,
     FY_WHOLE,
@@ -67,11 +68,9 @@ from domain.period_patterns import (
     LAST_N_QUARTERS_RE,
     LAST_N_RE,
     LATEST_QUARTER_RE,
-    MONTH_NAMES,
     MONTH_QUARTER,
     MONTHS,
     NUMBER_WORDS,
-    NUMERIC_DATE_RE,
     ORDINALS,
     PERIOD_END_RE,
     PRIOR_RE,
@@ -87,11 +86,13 @@ from domain.period_patterns import (
     SPLIT_YEAR_RE,
     TRAILING_RE,
     TREND_RE,
+    YEAR_END_RE,
     YEAR_RE,
     YEAR_TO_DATE,
     YEARS_BACK_RE,
     YTD_RE,
 )
+from domain.written_dates import spelled_dates
 
 MIN_FY, MAX_FY = 1990, 2100
 
@@ -196,26 +197,9 @@ class Periods:
     sequential: bool = False
     #: ``(fy, fq)`` written together: :func:`domain.quarter_pairs.paired_cells`.
     quarter_cells: list[tuple[int, int]] = field(default_factory=list)
-
-
-def spelled_dates(text: str) -> str:
-    """``text`` with each date written in figures spelled out ("6/30/2023" and "2023-06-30"
-    -> "June 30, 2023"), and a filing dated by its month alone given the month's middle day
-    ("dated May 2023" -> "dated May 15, 2023"), for the date patterns; figures that are no
-    date stay as written."""
-
-    def spell(m: re.Match[str]) -> str:
-        if m.group("y"):
-            a, b, year = int(m.group("a")), int(m.group("b")), m.group("y")
-            month, day = (a, b) if a <= 12 else (b, a)
-        else:
-            year, month, day = m.group("iy"), int(m.group("im")), int(m.group("id"))
-        if not (1 <= month <= 12 and 1 <= day <= 31):
-            return m.group()
-        return f"{MONTH_NAMES[month - 1]} {day}, {year}"
-
-    spelled = NUMERIC_DATE_RE.sub(spell, text)
-    return DATED_MONTH_RE.sub(lambda m: f"{m['lead']} {m['m']} 15, {m['y']}", spelled)
+    #: Years written as their end ("the end of FY2022"): that year's last cell, whatever
+    #: quarter another year is written with.
+    year_ends: list[int] = field(default_factory=list)
 
 
 def _date_parts(m: re.Match[str]) -> tuple[int, int, int]:
@@ -435,6 +419,8 @@ def read_periods(text: str) -> Periods:
     found.date_quarters = date_quarters(text)
     found.sequential = SEQUENTIAL_RE.search(text) is not None
     found.quarter_cells = sorted({c for c in cells if c[0] in found.fiscal_years})
+    ends = (_year_value(m["y"] or m["y2"]) for m in YEAR_END_RE.finditer(rest))
+    found.year_ends = sorted({y for y in ends if y in found.fiscal_years})
     found.trend = found.sequential or speaks_of_trend(text)
     return found
 

@@ -25,6 +25,7 @@ from programs.attribution import (
     drop_uncited_numbers,
     uncite_unprinted,
 )
+from programs.clause_trim import trim_unsupported_tails
 from programs.quotes import drop_copied_lines, drop_misquoted
 from retrieval.search.hybrid import Hit
 from retrieval.search.tools import EquitySearchTool
@@ -103,6 +104,9 @@ class VerifiedDraft:
     miscited_uncited: int
     #: Uncited prose after the opening (``programs.attribution.drop_uncited_after_opening``).
     uncited_prose_dropped: int
+    #: Sentences cut to the claim a page holds, before a comparison none does
+    #: (``programs.clause_trim``).
+    tails_trimmed: int = 0
 
 
 def verify_draft(
@@ -119,6 +123,7 @@ def verify_draft(
     checked = verify_answer(draft.answer, tool.retrieved.keys())
     answer = canonical_footnotes(checked.answer, tool.retrieved)
     answer, miscited = uncite_unprinted(answer, texts)
+    answer, trimmed = trim_unsupported_tails(answer, texts, question)
     answer, attributed = attribute_uncited(answer, texts, citations, question)
     if figure is not None:
         on_pages = {uid: texts[uid] for uid in figure.uids if uid in texts}
@@ -139,4 +144,5 @@ def verify_draft(
         misquoted_dropped=misquoted,
         miscited_uncited=miscited,
         uncited_prose_dropped=guesses,
+        tails_trimmed=trimmed,
     )

@@ -142,6 +142,7 @@ def check_draft(
         "misquoted_dropped": verified.misquoted_dropped,
         "miscited_uncited": verified.miscited_uncited,
         "uncited_prose_dropped": verified.uncited_prose_dropped,
+        "tails_trimmed": verified.tails_trimmed,
         "contradicting_figures_dropped": contradicting,
         "whole_as_part_dropped": whole_as_part,
         "part_as_whole_dropped": part_as_whole,

@@ -19,6 +19,7 @@ COUNTERS = {
     "misquoted_dropped",
     "miscited_uncited",
     "uncited_prose_dropped",
+    "tails_trimmed",
     "contradicting_figures_dropped",
     "misattributed_causes_dropped",
     "misdirected_dropped",
