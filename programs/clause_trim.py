@@ -7,9 +7,9 @@ prints $1.28; the 37% is the model's, and $0.96 is FY2020's). No page holds the 
 sentence, so it went as an uncited number, the only figure of the draft with it, and the
 next round read other pages and drafted nothing of use. The lead, up to where the
 comparison begins, is a claim a page holds: it is kept, to be cited as any sentence is
-(:func:`programs.attribution.attribute_uncited`), and the tail goes. A tail that is the
-claim's own condition ("…, up from" a year the page also prints) is kept whole, since the
-whole sentence is supported and this leaves it alone.
+(:func:`programs.attribution.attribute_uncited`), and the tail goes. A sentence a page
+holds whole, its comparison too ("…, up from $0.32" where the page prints both), is left
+as it is.
 """
 
 from __future__ import annotations

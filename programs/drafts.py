@@ -106,7 +106,7 @@ class VerifiedDraft:
     uncited_prose_dropped: int
     #: Sentences cut to the claim a page holds, before a comparison none does
     #: (``programs.clause_trim``).
-    tails_trimmed: int = 0
+    tails_trimmed: int
 
 
 def verify_draft(
