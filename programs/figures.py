@@ -60,9 +60,9 @@ from programs.inapplicable import (
     says_does_not_apply,
     why_inapplicable,
 )
-from programs.largest_items import largest_answer, largest_probe
 from programs.part_answers import part_answer, part_probe
 from programs.part_tables import PageSearch, PartTable, PartTables
+from programs.row_choices import row_choice_answer, row_choice_probe
 from programs.share_asks import share_base, share_sentence, without_share_ask
 from programs.verdicts import benchmark_verdict
 from retrieval.facts.model import Fact
@@ -202,7 +202,7 @@ class Figures:
         or a choice among statement figures."""
         if (table := self.part_table(question, ref)) is not None:
             return part_probe(table, ref)
-        if (largest := largest_probe(question, self.facts(ref), ref)) is not None:
+        if (largest := row_choice_probe(question, self.facts(ref), ref)) is not None:
             return largest
         computed = self.compute(question, ref)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):
@@ -323,7 +323,7 @@ class Figures:
         (``parts=False``: not the parts' table, for a draft's sentence checked by code)."""
         if parts and (table := self.part_table(question, ref)) is not None:
             return part_answer(table)
-        if (largest := largest_answer(question, self.facts(ref), ref)) is not None:
+        if (largest := row_choice_answer(question, self.facts(ref), ref)) is not None:
             return largest
         computed = self.compute(question, ref, parts=False)
         if computed is None and (inapplicable := self.inapplicable(question, ref)):

@@ -166,11 +166,11 @@ def largest_liability(
     ranked = sorted(rows, key=lambda f: f.value, reverse=ask.largest)
     chosen, next_one = ranked[0], ranked[1]
     word = "largest" if ask.largest else "smallest"
-    numbers, footnotes = _footnotes(rows)
+    numbers, footnotes = footnotes_of(rows)
     mark, other = (render_marker([numbers[f.uid]]) for f in (chosen, next_one))
     body = (
-        f"{_name(chosen)} was the {word} liability on the balance sheet at the end of "
-        f"{period}: {millions(chosen.value)}{mark}. Next was {_mid_sentence(_name(next_one))}, "
+        f"{row_name(chosen)} was the {word} liability on the balance sheet at the end of "
+        f"{period}: {millions(chosen.value)}{mark}. Next was {mid_sentence(row_name(next_one))}, "
         f"{millions(next_one.value)}{other}."
     )
     figure = Figure(
@@ -198,9 +198,9 @@ def largest_current(
     if len(parts) < 2:
         return None
     chosen = sorted(parts, key=lambda f: f.value, reverse=True)[: ask.count]
-    numbers, footnotes = _footnotes(rows)
+    numbers, footnotes = footnotes_of(rows)
     listed = "; ".join(
-        f"{_mid_sentence(_name(f))}, {millions(f.value)}{render_marker([numbers[f.uid]])}"
+        f"{mid_sentence(row_name(f))}, {millions(f.value)}{render_marker([numbers[f.uid]])}"
         for f in chosen
     )
     many = _COUNT_WORDS.get(len(chosen), str(len(chosen)))
@@ -224,7 +224,7 @@ def largest_current(
     return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
 
 
-def _footnotes(rows: Sequence[Fact]) -> tuple[dict[str, int], list[Footnote]]:
+def footnotes_of(rows: Sequence[Fact]) -> tuple[dict[str, int], list[Footnote]]:
     """Each page of ``rows`` numbered once, in printed order, and its footnote."""
     first_row: dict[str, Fact] = {}
     for fact in rows:
@@ -237,7 +237,7 @@ def _footnotes(rows: Sequence[Fact]) -> tuple[dict[str, int], list[Footnote]]:
     return numbers, footnotes
 
 
-def _name(fact: Fact) -> str:
+def row_name(fact: Fact) -> str:
     """The row's label as a name: without what it includes ("Long-term debt (includes
     $10.31 billion …)", "Non-recourse debt, including $760 …" are "Long-term debt" and
     "Non-recourse debt"), in sentence case where printed in capitals."""
@@ -246,7 +246,7 @@ def _name(fact: Fact) -> str:
     return name.capitalize() if name.isupper() else name
 
 
-def _mid_sentence(name: str) -> str:
+def mid_sentence(name: str) -> str:
     """``Regulatory liabilities`` -> ``regulatory liabilities``; a name printed in title
     case or with an acronym ("Long-Term Debt", "Accrued VAT") stays as printed."""
     return lower_first(name) if not re.search(r"[A-Z]", name[1:]) else name

@@ -42,7 +42,6 @@ from programs.drafts import citation_of
 from programs.events import EventEmitter, ResearchEvent
 from programs.figure_questions import asks_beyond_figure
 from programs.figures import Figures
-from programs.largest_items import read_largest_ask
 from programs.locked_searcher import LockedSearcher
 from programs.planner import SlicePlanner
 from programs.probe_focus import about_other_companies, company_words, focused_probes
@@ -50,6 +49,7 @@ from programs.probe_loop import ProbeLoop, ProbeOutcome
 from programs.probes import ProbeGenerator, period_words, question_probe, slice_words
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
+from programs.row_choices import asks_row_choice
 from programs.scheduler import SliceScheduler, SliceState, restored_suffix
 from programs.synthesiser import SliceSynthesiser
 from programs.web_sources import web_settings_from_env
@@ -174,8 +174,7 @@ class ResearchProgram(dspy.Module):
         judged = inapplicable or (figure is not None and self.figures.judges(question, ref))
         sector = "" if inapplicable else self.figures.sector(ref.ticker)
         parted = figure is not None and (  # a choice among parts or rows code made
-            self.figures.part_table(question, ref) is not None
-            or read_largest_ask(question) is not None
+            self.figures.part_table(question, ref) is not None or asks_row_choice(question)
         )
         beyond = asks_beyond_figure(question, sector, judged, parted, inapplicable)
         if figure is not None and (not beyond or ref in compared):
