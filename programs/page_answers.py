@@ -1,13 +1,14 @@
 """Questions a filing answers on one page in its own words, answered by code from that page.
 
-Five kinds, each read deterministically from the pages the question's own probe would
+Six kinds, each read deterministically from the pages the question's own probe would
 search first: which securities are registered on an exchange (the cover page's list,
 :mod:`programs.registered_securities`), what drove a figure (the one sentence that says
 so, :mod:`programs.cause_quotes`), how many people the company employs (the sentence
 that states its headcount, :mod:`programs.headcount_quotes`), how many stores it has
-(the table's total, :mod:`programs.store_counts`) and whether its internal control over
+(the table's total, :mod:`programs.store_counts`), whether its internal control over
 financial reporting was effective (the 10-K's conclusion,
-:mod:`programs.control_conclusions`). The probe loop closes the
+:mod:`programs.control_conclusions`) and who audits it (the signature on the auditor's
+report, :mod:`programs.auditor_quotes`). The probe loop closes the
 question's probe with the answer, with no model call, and researches it as before when
 none applies.
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
+from programs.auditor_quotes import AUDITOR_QUERY, asks_auditor, auditor_answer, quoted_auditor
 from programs.cause_quotes import asks_cause, cause_answer, cause_query, quoted_cause
 from programs.control_conclusions import (
     CONCLUSION_QUERY,
@@ -45,6 +47,7 @@ def asks_of_a_page(question: str) -> bool:
         or asks_headcount(question)
         or asks_store_count(question)
         or asks_control_conclusion(question)
+        or asks_auditor(question)
     )
 
 
@@ -71,6 +74,9 @@ def page_answer(
         concluded = quoted_conclusion(question, [*pages, *search(CONCLUSION_QUERY, where)])
         if concluded is not None:
             return concluded[0], conclusion_answer(question, *concluded), "the filing's sentence"
+    auditor_pages = [*pages, *search(AUDITOR_QUERY, where)] if asks_auditor(question) else []
+    if (signed := quoted_auditor(question, auditor_pages)) is not None:
+        return signed[0], auditor_answer(*signed), "the auditor's report"
     if (near := nearest_cover(question, slice, lambda cell: search(question, cell))) is not None:
         return near[0], near[1], "the nearest filing's cover page"
     return None
