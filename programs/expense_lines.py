@@ -66,6 +66,12 @@ def asks_expense_lines(question: str) -> bool:
     return bool(_GROWTH_ASKED.search(question) or _SIZE_ASKED.search(question))
 
 
+def compares_years(question: str) -> bool:
+    """Whether ``question`` asks which line grew most: the answer reads the year before
+    from the same statement, so a prior-year slice a trend word adds has nothing to add."""
+    return _GROWTH_ASKED.search(question) is not None
+
+
 def expense_lines(facts: Sequence[Fact], period: Period) -> list[ExpenseLine]:
     """The statement's operating expense lines for ``period`` with their year-ago rows, in
     printed order; empty where the statement's rows do not close as described above."""

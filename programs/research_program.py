@@ -49,7 +49,7 @@ from programs.probe_loop import ProbeLoop, ProbeOutcome
 from programs.probes import ProbeGenerator, period_words, question_probe, slice_words
 from programs.researcher import Researcher
 from programs.reviewer import Reviewer
-from programs.row_choices import asks_row_choice
+from programs.row_choices import asks_row_choice, compares_years
 from programs.scheduler import SliceScheduler, SliceState, restored_suffix
 from programs.synthesiser import SliceSynthesiser
 from programs.web_sources import web_settings_from_env
@@ -308,7 +308,9 @@ class ResearchProgram(dspy.Module):
         for ref in (r for r in plan.compared if r in plan.slices):
             later = [s for s in plan.slices if s.ticker == ref.ticker and s not in plan.compared]
             into = max(later, key=lambda s: (s.fy, s.fq or 4)) if later else None
-            parted = self.settings.figures and self.figures.part_table(plan.question, ref)
+            parted = self.settings.figures and (
+                self.figures.part_table(plan.question, ref) or compares_years(plan.question)
+            )
             if into and parted:  # its own table would answer for its own year, apart
                 table = self.figures.part_table(plan.question, into)
                 read = "its parts' figures are read from" if table and table.prior else "see"

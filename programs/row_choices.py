@@ -8,11 +8,18 @@ from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
-from programs.expense_lines import asks_expense_lines, expense_answer, expense_probe
+from programs.expense_lines import (
+    asks_expense_lines,
+    compares_years,
+    expense_answer,
+    expense_probe,
+)
 from programs.largest_items import largest_answer, largest_probe, read_largest_ask
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
+
+__all__ = ["asks_row_choice", "compares_years", "row_choice_answer", "row_choice_probe"]
 
 
 def asks_row_choice(question: str) -> bool:

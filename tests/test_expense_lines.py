@@ -3,14 +3,17 @@ income statement's rows (``programs.expense_lines``)."""
 
 from __future__ import annotations
 
+import dspy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scripted_lm import ScriptedLM
 
 from domain.cells import SliceRef
 from domain.periods import Period
 from programs.expense_lines import asks_expense_lines, expense_answer, expense_lines
 from programs.figures import Figures
+from programs.research_program import ResearchProgram, ResearchSettings
 from retrieval.facts.model import Fact
 
 SHOP_2031 = SliceRef(ticker="SHOP", fy=2031, fq=4)
@@ -146,3 +149,16 @@ def test_the_figure_probe_and_its_answer_come_from_the_figures():
     assert probe is not None and probe.probe_title == "Operating expenses (from the statements)"
     answer, _ = figures.answer(question, SHOP_2031)
     assert answer.body.startswith("General and administrative grew the most")
+
+
+def test_a_trends_prior_year_is_not_researched_apart_on_a_real_filing(searcher):
+    """The line's growth reads the year before from the same statement: the prior-year slice
+    a trend word ("grew") adds would compare one line's growth with another's."""
+    question = "Which of 3M's operating expense lines grew the most in FY2019?"
+    program = ResearchProgram(searcher, settings=ResearchSettings(max_probes=1))
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    assert [s.slice.label for s in pred.slices] == ["MMM FY2019 Q4"]
+    report = " ".join(pred.report.split())
+    assert "MMM FY2018 Q4: not researched apart" in report
+    assert "grew the most of the operating expense lines in FY2019: $" in report
