@@ -31,7 +31,9 @@ _STATEMENT_NAMES = re.compile(
     r"financial position|comprehensive income)|(?:cash flows?|income|p&l) statements?|"
     r"balance sheets?)"
 )
-_QUESTION_START = re.compile(r"\b(?:what (?:is|was|were|are)|what's|how much|how many)\b")
+_QUESTION_START = re.compile(
+    r"\b(?:what (?:is|was|were|are)|what's|how much|how many|by (?:what|how much))\b"
+)
 _INSTRUCTION_START = re.compile(r"\b(?:calculate|compute|find)\b")
 #: A formula that is one line item, its size taken or not: ``capex``, ``abs(capex)``.
 _SINGLE_ITEM = re.compile(r"(?:abs\()?([a-z_]+)\)?")
@@ -332,6 +334,12 @@ _DIRECTION_ASKED = re.compile(
     r"|declin|fell|fall|drop)",
 )
 _GROWTH_NAMED = re.compile(r"growth|(?:%|percent(?:age)?) change|(?:change|increase|decrease) in\b")
+#: "How much did revenue grow …, in percent?", "By what percent did revenue grow …?": the
+#: growth asked by its verb and a percent, which names the figure as "growth" does.
+_GROWN_BY = re.compile(
+    r"^(?:how much|by (?:what|how much))\b[^?]*?\b(?:grow|grew|increas|decreas|ris[ei]|rose"
+    r"|declin|fell|fall|drop|chang)"
+)
 
 
 def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -> tuple[str, str]:
@@ -352,12 +360,13 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
     if re.search(r"\baverage\b|\bavg\b", asked) and (n_years or first is not None):
         start = first if first is not None else base.fy - (n_years or 1) + 1
         return f"avg({', '.join(at(y) for y in range(start, base.fy + 1))})", "average over years"
-    growth = re.search(
+    grown_by = bool(_GROWN_BY.search(asked) and re.search(r"percent|%", asked))
+    growth = grown_by or re.search(
         r"growth|year[- ]over[- ]year|\byoy\b|(?:%|percent(?:age)?) change|"
         rf"(?:change|increase|decrease) in(?!{_PERIOD_AFTER})",
         asked,
     )
-    if growth and _DIRECTION_ASKED.search(asked) and not _GROWTH_NAMED.search(asked):
+    if growth and _DIRECTION_ASKED.search(asked) and not (grown_by or _GROWTH_NAMED.search(asked)):
         # "What was the operating margin in Q2, and did it improve year over year?": the
         # figure, whose year-ago period gives the direction; not a growth of the margin.
         return formula, "as asked"

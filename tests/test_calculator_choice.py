@@ -388,3 +388,24 @@ def test_a_share_asked_base_first_is_the_item_over_the_base(question, formula, f
     assert isinstance(choice, FormulaChoice), choice
     assert choice.formula == formula and choice.period == Period(fy)
     assert choice.presentation.display == "percent"
+
+
+@pytest.mark.parametrize(
+    ("question", "formula"),
+    [
+        # a growth asked by its verb and a percent is the relative change
+        ("How much did Contoso's total assets grow between FY2020 and FY2021, in percent?",
+         "total_assets[FY2021] / total_assets[FY2020] - 1"),
+        ("By what percent did Contoso's revenue grow from FY2020 to FY2021?",
+         "revenue[FY2021] / revenue[FY2020] - 1"),
+        ("By what percentage did Contoso's revenue decline in FY2021?",
+         "revenue[FY2021] / revenue[FY2020] - 1"),
+        # without a percent: each period's figure, as a trend is read
+        ("How much did Contoso's revenue grow between FY2020 and FY2021?", "revenue"),
+    ],
+)  # fmt: skip
+def test_a_growth_asked_by_its_verb_and_a_percent(question, formula):
+    """Oracle's "How much did total assets grow between FY2022 and FY2023, in percent?" had
+    been refused by the calculator ("a percentage is asked, but only one line item was
+    read"), and "By what percent …" read as no question at all."""
+    assert chosen(question, Period(2021)).formula == formula
