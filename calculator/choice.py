@@ -23,7 +23,12 @@ from dataclasses import dataclass, field
 from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, QUALIFIED_BEFORE, longest_phrase
-from calculator.wording import formula_from_words, share_spent_as_percentage, tokenize
+from calculator.wording import (
+    formula_from_words,
+    share_against_level,
+    share_spent_as_percentage,
+    tokenize,
+)
 from domain.periods import Period
 
 _STATEMENT_NAMES = re.compile(
@@ -94,7 +99,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
 
     ``period`` is the slice's period, used when the question names no year.
     """
-    text = share_spent_as_percentage(normalise(question))
+    text = share_against_level(share_spent_as_percentage(normalise(question)))
     sentences = re.split(r"(?<=[.?!])\s+(?=[a-z(])", text)
     definitions, unreadable, phrases, rest = _definitions(sentences)
     asked = _asked_clause(" ".join(rest))

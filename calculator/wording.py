@@ -193,3 +193,18 @@ def share_spent_as_percentage(text: str) -> str:
         return f"what was {subject}{found['item']} as a percentage of {found['base']}"
 
     return _SHARE_SPENT.sub(reword, text)
+
+
+#: "Was Intel's R&D spending above 15% of its revenue?": the item's share of a base, set
+#: against a level. Read as "R&D spending as a percentage of its revenue"; the level is the
+#: verdict's (:mod:`programs.threshold_verdicts` reads it from the question as written).
+_SHARE_AGAINST_LEVEL = re.compile(
+    r"\s(?:above|below|over|under|(?:more|less|greater|lower|higher) than|at (?:least|most)"
+    r"|in excess of|exceed(?:s|ed|ing)?)\s+\d+(?:\.\d+)?\s*(?:%|percent)\s+of\b"
+)
+
+
+def share_against_level(text: str) -> str:
+    """``text`` with a share set against a level read as that share (:data:`_SHARE_AGAINST_LEVEL`)
+    alone."""
+    return _SHARE_AGAINST_LEVEL.sub(" as a percentage of", text)

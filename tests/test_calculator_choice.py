@@ -409,3 +409,18 @@ def test_a_growth_asked_by_its_verb_and_a_percent(question, formula):
     been refused by the calculator ("a percentage is asked, but only one line item was
     read"), and "By what percent …" read as no question at all."""
     assert chosen(question, Period(2021)).formula == formula
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Was Contoso's R&D spending above 15% of its revenue in FY2021?",
+        "Was Contoso's R&D more than 15 percent of revenue in FY2021?",
+        "Is Contoso's R&D at least 10% of revenue in FY2021?",
+    ],
+)
+def test_a_share_set_against_a_level_is_the_share(question):
+    """Intel's "Was R&D spending above 15% of its revenue in FY2020?" had no figure ("a
+    percentage is asked, but only one line item was read") and closed with a bare "Yes";
+    the level is the threshold verdict's (programs.threshold_verdicts)."""
+    assert chosen(f"What is {question}", Period(2021)).formula == "rnd / revenue"
