@@ -5,18 +5,14 @@ the probe loop with no model call."""
 from __future__ import annotations
 
 import pytest
-from cited import filing_page
+from cited import TwoPageSearcher, closed_by_code, filing_page
 
-from domain.cells import SliceRef
 from programs.control_conclusions import (
     asks_control_conclusion,
     conclusion_answer,
     conclusion_of,
     quoted_conclusion,
 )
-from programs.probe_loop import ProbeLoop
-from retrieval.search.hybrid import Hit
-from signatures.probes import Probe
 
 WEAKNESS = "Did Shop's management identify any material weakness in FY2023?"
 EFFECTIVE = (
@@ -103,24 +99,6 @@ def test_no_answer_where_the_pages_do_not_settle_it(pages):
     assert quoted_conclusion(WEAKNESS, pages) is None
 
 
-class _Searcher:
-    """A page of revenue, then the controls page, whatever the query."""
-
-    def search(self, query, where=None, k=5):
-        def hit(uid, index, text):
-            return Hit(uid=uid, page_id=index, doc_label="SHOP 10-K FY2023", doc_name="SHOP",
-                       ticker="SHOP", fy=2023, fq=4, doc_type="10-K", page_index=index,
-                       score=1.0, text=text)  # fmt: skip
-
-        return [hit("aaaaaaaaaaaa", 6, "Revenue grew 9%."), hit("0123456789ab", 64, EFFECTIVE)]
-
-
 def test_the_probe_loop_closes_the_questions_probe_with_the_conclusion_and_no_model_call():
-    def never(**_):
-        raise AssertionError("no model call")
-
-    loop = ProbeLoop(never, never, _Searcher(), max_rounds=2, k=3)  # type: ignore[arg-type]
-    ref = SliceRef(ticker="SHOP", fy=2023, fq=4)
-    outcome = loop.run(WEAKNESS, ref, Probe(probe_title="The question", probe_question=WEAKNESS), 1)
+    outcome = closed_by_code(WEAKNESS, TwoPageSearcher(EFFECTIVE))
     assert outcome.answer.answer.body.startswith("No: internal control over financial reporting")
-    assert outcome.record["citations"] == ["0123456789ab"] and outcome.answer.rounds == 0

@@ -4,19 +4,16 @@
 from __future__ import annotations
 
 import pytest
+from cited import TwoPageSearcher, closed_by_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cells import SliceRef
 from programs.headcount_quotes import (
     asks_headcount,
     company_headcount,
     headcount_answer,
     quoted_headcount,
 )
-from programs.probe_loop import ProbeLoop
-from retrieval.search.hybrid import Hit
-from signatures.probes import Probe
 from tests.test_cause_quotes import _page  # a searched page of a filing
 
 ASKED = "How many employees did Shop have at the end of FY2022?"
@@ -104,27 +101,9 @@ def test_one_headcount_on_the_pages_is_the_answer_and_two_are_left_to_research()
         assert quoted_headcount(ASKED, [_page(f"{heading} {HEADCOUNT}")])[1] == HEADCOUNT
 
 
-class _Searcher:
-    """The headcount page (behind a page of buyers), whatever the query."""
-
-    def search(self, query, where=None, k=5):
-        def hit(uid, index, text):
-            return Hit(uid=uid, page_id=index, doc_label="SHOP 10-K FY2022", doc_name="SHOP",
-                       ticker="SHOP", fy=2022, fq=4, doc_type="10K", page_index=index,
-                       score=1.0, text=text)  # fmt: skip
-
-        return [
-            hit("aaaaaaaaaaaa", 6, "We had 134 million active buyers."),
-            hit("0123456789ab", 7, f"Human Capital Management. {HEADCOUNT} {PART}"),
-        ]
-
-
 def test_the_probe_loop_closes_the_questions_probe_with_the_sentence_and_no_model_call():
-    def never(**_):
-        raise AssertionError("no model call")
-
-    loop = ProbeLoop(never, never, _Searcher(), max_rounds=2, k=3)  # type: ignore[arg-type]
-    ref = SliceRef(ticker="SHOP", fy=2022, fq=4)
-    outcome = loop.run(ASKED, ref, Probe(probe_title="The question", probe_question=ASKED), 1)
+    searcher = TwoPageSearcher(
+        f"Human Capital Management. {HEADCOUNT} {PART}", 2022, "We had 134 million active buyers."
+    )
+    outcome = closed_by_code(ASKED, searcher)
     assert outcome.answer.answer.body == f"In the filing's words: “{HEADCOUNT}”¹"
-    assert outcome.record["citations"] == ["0123456789ab"] and outcome.answer.rounds == 0
