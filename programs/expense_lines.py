@@ -104,7 +104,8 @@ def expense_lines(facts: Sequence[Fact], period: Period) -> list[ExpenseLine]:
 
 def _occurrence(rows: Sequence[Fact], fact: Fact) -> int:
     """How many rows of ``fact``'s label on its page come before it."""
-    same = [f for f in rows if f.label == fact.label and f.page_index == fact.page_index]
+    place = (fact.doc_name, fact.page_index)
+    same = [f for f in rows if f.label == fact.label and (f.doc_name, f.page_index) == place]
     return next(i for i, f in enumerate(same) if f is fact)
 
 
