@@ -22,7 +22,7 @@ from citations.markup import CitedAnswer, ReferenceList, render_marker
 from domain.cells import SliceRef
 from domain.periods import Period, slice_period
 from programs.comparisons import millions
-from programs.largest_items import footnotes_of, mid_sentence, row_name
+from programs.largest_items import footnotes_of, mid_sentence, row_input, row_name
 from retrieval.facts.model import Fact
 from signatures.probes import Probe
 from signatures.synthesiser import Figure
@@ -114,7 +114,7 @@ def expense_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe 
     if expense_answer(question, facts, ref) is None:
         return None
     period = slice_period(ref).label
-    asked = "grew the most" if _GROWTH_ASKED.search(question) else "was the largest"
+    asked = "grew the most" if compares_years(question) else "was the largest"
     return Probe(
         probe_title="Operating expenses (from the statements)",
         probe_question=f"Which operating expense line {asked} in {period}?",
@@ -132,18 +132,17 @@ def expense_answer(
     lines = expense_lines(facts, period)
     if len(lines) < 2:
         return None
-    growth = _GROWTH_ASKED.search(question) is not None
+    growth = compares_years(question)
     ranked = sorted(lines, key=(lambda x: x.growth) if growth else (lambda x: x.now.value))
     chosen = ranked[-1]
     numbers, footnotes = footnotes_of([chosen.now, chosen.before])
     mark = render_marker([numbers[chosen.now.uid]])
-    earlier = Period(period.fy - 1, period.fq).name
     name = row_name(chosen.now)
     if growth:
         lead = (
             f"{name} grew the most of the operating expense lines in {period.name}: "
             f"{millions(chosen.now.value)}, up {chosen.growth:.1%} from "
-            f"{millions(chosen.before.value)} in {earlier}{mark}."
+            f"{millions(chosen.before.value)} in {chosen.before.period_label}{mark}."
         )
         others = [f"{row_name(x.now)} {x.growth:+.1%}" for x in reversed(ranked[:-1])]
         rest = f" The other lines: {'; '.join(others)}{mark}."
@@ -169,11 +168,7 @@ def expense_answer(
         unit="percent" if growth else "USD",
         text=f"{value:.1%}" if growth else millions(value),
         uids=[chosen.now.uid],
-        inputs=[
-            f"{f.label} {Period(f.fy, f.fq).name}: {f.value:,.0f} USD "
-            f"({f.doc_label} p.{f.page_index + 1})"
-            for f in (chosen.now, chosen.before)
-        ],
+        inputs=[row_input(f, dated=True) for f in (chosen.now, chosen.before)],
     )
     answer = CitedAnswer(body=lead + rest, references=ReferenceList(footnotes=footnotes))
     return answer, figure

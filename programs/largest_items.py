@@ -180,10 +180,7 @@ def largest_liability(
         unit="USD",
         text=millions(chosen.value),
         uids=[chosen.uid],
-        inputs=[
-            f"{f.label}: {f.value:,.0f} USD ({f.doc_label} p.{f.page_index + 1})"
-            for f in (chosen, next_one)
-        ],
+        inputs=[row_input(f) for f in (chosen, next_one)],
     )
     return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
 
@@ -216,10 +213,7 @@ def largest_current(
         unit="USD",
         text=millions(chosen[0].value),
         uids=list(dict.fromkeys(f.uid for f in (*chosen, total))),
-        inputs=[
-            f"{f.label}: {f.value:,.0f} USD ({f.doc_label} p.{f.page_index + 1})"
-            for f in (*chosen, total)
-        ],
+        inputs=[row_input(f) for f in (*chosen, total)],
     )
     return CitedAnswer(body=body, references=ReferenceList(footnotes=footnotes)), figure
 
@@ -235,6 +229,12 @@ def footnotes_of(rows: Sequence[Fact]) -> tuple[dict[str, int], list[Footnote]]:
         for uid, fact in first_row.items()
     ]
     return numbers, footnotes
+
+
+def row_input(fact: Fact, dated: bool = False) -> str:
+    """A row as a figure's input: its label (and period, ``dated``), amount and page."""
+    label = f"{fact.label} {fact.period_label}" if dated else fact.label
+    return f"{label}: {fact.value:,.0f} USD ({fact.doc_label} p.{fact.page_index + 1})"
 
 
 def row_name(fact: Fact) -> str:
