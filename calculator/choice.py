@@ -24,6 +24,8 @@ from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, QUALIFIED_BEFORE, longest_phrase
 from calculator.wording import (
+    GROWN_BY,
+    RELATIVE_CHANGE,
     formula_from_words,
     share_against_level,
     share_spent_as_percentage,
@@ -339,12 +341,6 @@ _DIRECTION_ASKED = re.compile(
     r"|declin|fell|fall|drop)",
 )
 _GROWTH_NAMED = re.compile(r"growth|(?:%|percent(?:age)?) change|(?:change|increase|decrease) in\b")
-#: "How much did revenue grow …, in percent?", "By what percent did revenue grow …?": the
-#: growth asked by its verb and a percent, which names the figure as "growth" does.
-_GROWN_BY = re.compile(
-    r"^(?:how much|by (?:what|how much))\b[^?]*?\b(?:grow|grew|increas|decreas|ris[ei]|rose"
-    r"|declin|fell|fall|drop|chang)"
-)
 
 
 def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -> tuple[str, str]:
@@ -365,7 +361,7 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
     if re.search(r"\baverage\b|\bavg\b", asked) and (n_years or first is not None):
         start = first if first is not None else base.fy - (n_years or 1) + 1
         return f"avg({', '.join(at(y) for y in range(start, base.fy + 1))})", "average over years"
-    grown_by = bool(_GROWN_BY.search(asked) and re.search(r"percent|%", asked))
+    grown_by = bool(GROWN_BY.search(asked) and re.search(r"percent|%", asked))
     growth = grown_by or re.search(
         r"growth|year[- ]over[- ]year|\byoy\b|(?:%|percent(?:age)?) change|"
         rf"(?:change|increase|decrease) in(?!{_PERIOD_AFTER})",
@@ -377,7 +373,7 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
         return formula, "as asked"
     if growth:
         start = first if first is not None else base.fy - 1
-        if re.search(r"growth|%|percent|year[- ]over[- ]year|\byoy\b", asked):
+        if grown_by or RELATIVE_CHANGE.search(asked):
             return f"{at(base.fy)} / {at(start)} - 1", "relative change"
         return f"{at(base.fy)} - {at(start)}", "change"
     return formula, "as asked"

@@ -29,8 +29,13 @@ from calculator.resolution import FactResolver
 from domain.periods import Period
 from retrieval.facts.model import Fact
 
-#: Where the question's ask starts: the amount it wants.
-_ASKED = re.compile(r"\b(?:how\s+much|what\s+(?:is|was|were|are)|what's)\b", re.IGNORECASE)
+#: Where the question's ask starts: the amount it wants, or whether there was any ("Did
+#: Boston Properties record any impairment loss in FY2015?": its line's figure answers).
+_ASKED = re.compile(
+    r"\b(?:how\s+much|what\s+(?:is|was|were|are)|what's)\b"
+    r"|^\W*(?:did|does|do|has|have|had)\b(?=[^?]*\bany\b)",
+    re.IGNORECASE,
+)
 #: Statements whose lines a question may name (a comprehensive-income or equity statement
 #: repeats them by other names).
 _PRIMARY = frozenset({"income", "balance", "cash_flow"})
@@ -39,7 +44,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z&'’-]*")
 #: periods and scale.
 _NEUTRAL = frozenset(
     """
-    a an and or of in on at for to from by with as its their our the total net
+    a an any and or of in on at for to from by with as its their our the total net
     amount value figure balance sum much many how what is was were are did does do has have
     had company record recorded report reported recognize recognized recognise recognised
     incur incurred book booked carry carried hold held pay paid spend spent end year
@@ -55,6 +60,8 @@ _PERIOD_WORD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|h[12]|\d+)$")
 
 
 def _singular(word: str) -> str:
+    if word.endswith("sses"):  # "losses", "businesses"
+        return word[:-2]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:

@@ -208,3 +208,20 @@ def share_against_level(text: str) -> str:
     """``text`` with a share set against a level read as that share (:data:`_SHARE_AGAINST_LEVEL`)
     alone."""
     return _SHARE_AGAINST_LEVEL.sub(" as a percentage of", text)
+
+
+#: "How much did revenue grow …, in percent?", "By what percent did revenue grow …?": the
+#: growth asked by its verb and a percent, which names the figure as "growth" does.
+GROWN_BY = re.compile(
+    r"^(?:how much|by (?:what|how much))\b[^?]*?\b(?:grow|grew|increas|decreas|ris[ei]|rose"
+    r"|declin|fell|fall|drop|chang)"
+)
+
+
+#: Words that ask a change relative to its start: "growth", "% change", "in percent". Not
+#: "percentage" alone, which names a margin ("gross margin percentage") whose change is in
+#: points, nor "percentage points".
+RELATIVE_CHANGE = re.compile(
+    r"growth|%|percent(?!age\b)|percentage (?:change|increase|decrease|growth)"
+    r"|year[- ]over[- ]year|\byoy\b"
+)

@@ -36,7 +36,7 @@ _CAUSE = re.compile(
 _FIGURE_WORDS: dict[str, tuple[str, str]] = {
     "gross profit": (r"\bgross\s+(?:profit|margin)s?\b", r"\bgross\b|\bmargins?\b"),
     "operating profit": (
-        r"\boperating\s+(?:profit|income|margin|earnings)s?\b",
+        r"(?<!non-)\boperating\s+(?:profit|income|margin|earnings)s?\b",  # not non-operating
         r"\boperating\b|\bmargins?\b|\bprofit|\bEBITD?A?\b",
     ),
     "SG&A": (

@@ -81,7 +81,8 @@ _REVENUE = re.compile(
 )
 #: Words that say nothing of whose figure it is: how and when it moved, and by how much.
 _BARE_WORDS = re.compile(
-    r"\b(?:the|our|its|total|consolidated|net|in|by|to|from|of|for|fiscal|year|compared|with"
+    r"\b(?:year[- ]over[- ]year|the|our|its|total|consolidated|net|in|by|to|from|of|for"
+    r"|fiscal|year|compared|with|during|relative|versus|constant\s+currency"
     r"|prior|primarily|mainly|largely|principally|approximately|million|billion|percent"
     r"|percentage|points?|basis)\b|[$\d.,%()]+",
     re.IGNORECASE,
@@ -154,10 +155,16 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
     if not asks_cause(question):
         return None
     found: dict[str, PageHit] = {}
+    year_of: dict[str, int | None] = {}
     for page in pages:
-        for sentence in page_sentences(page.text):
+        sentences = page_sentences(page.text)
+        for at, sentence in enumerate(sentences):
             if gives_cause(sentence, question):
-                found.setdefault(_without_page_furniture(sentence), page)
+                quoted = _without_page_furniture(sentence)
+                found.setdefault(quoted, page)
+                year_of.setdefault(quoted, _year_told(sentences[max(at - 1, 0) : at + 1]))
+    if latest := max((year for year in year_of.values() if year is not None), default=None):
+        found = {s: page for s, page in found.items() if year_of[s] in (None, latest)}
     # revenue's sentence is the company's even alone (see the module's docstring)
     if len(found) > 1 or _measures(without_caveat(question)) == {"revenue"}:
         found = {s: page for s, page in found.items() if _of_the_company(s)}
@@ -165,6 +172,23 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
         return None
     ((sentence, page),) = found.items()
     return page, sentence
+
+
+#: A year as a sentence names it ("in 2017 compared to 2016", "fiscal 2022"), not an amount.
+_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?![\d,])")
+
+
+def _year_told(sentences: Sequence[str]) -> int | None:
+    """The latest year a cause sentence is about: the years it names, else the years the
+    sentence before it names. A 10-K explains the year and then the year before in the
+    same words ("Gross margin percentage decreased year-over-year due primarily to …" after
+    "Gross margin increased in 2017 compared to 2016 …"): Apple's FY2018 gross margin had
+    been explained by its 2017 sentence. Of several sentences, those about an earlier year
+    than another's are not the asked year's; None when neither sentence names a year."""
+    for text in reversed(sentences):
+        if years := [int(year) for year in _YEAR.findall(text)]:
+            return max(years)
+    return None
 
 
 def _of_the_company(sentence: str) -> bool:

@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 
 from calculator.choice import FormulaChoice, choose_formula, single_item
+from calculator.concepts import CONCEPTS
+from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import LOSS_VERBS
 from domain.period_patterns import (
     DATE_RE,
@@ -392,8 +394,12 @@ def without_periods(question: str) -> str:
 def asks_presence(question: str, formula: str) -> bool:
     """Whether ``question`` asks yes or no on whether the company pays, holds or spends the
     item ``formula`` at all: not a comparison, a threshold, a direction or health, and not
-    an item that may be signed."""
-    if single_item(formula) not in PRESENCE_FORMULAS or not opens_yes_no(question):
+    an item that may be signed. A line read by its printed label
+    (:mod:`calculator.labelled_lines`: "Did it record any impairment loss?") is asked so
+    only with "any", and its printed nil ("—") is a no."""
+    item = single_item(formula)
+    named = item in CONCEPTS or item in METRICS_BY_NAME  # else a line read by its label
+    if (named and item not in PRESENCE_FORMULAS) or item is None or not opens_yes_no(question):
         return False
     if not _PRESENCE.search(question) or _COMPARING.search(question):
         return False

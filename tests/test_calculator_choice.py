@@ -283,6 +283,12 @@ def test_refusals():
         ("What is Contoso's FY2021 diluted EPS?", "$1.70 per share"),
         # A margin's change is a difference of percentages: percentage points, not percent.
         ("What was the change in Contoso's operating margin in FY2021?", "5.0 percentage points"),
+        # "percentage" names the margin here; its change is still in points
+        (
+            "What was the change in Contoso's operating margin percentage in FY2021?",
+            "5.0 percentage points",
+        ),
+        ("What was the percentage change in Contoso's operating margin in FY2021?", "33.3%"),
         # a share of revenue is a percentage (Intel's capex had been given as "0.18")
         ("What was Contoso's capital expenditure for FY2021 as a share of revenue?", "7.5%"),
         ("What was Contoso's FY2021 net income as a proportion of revenue?", "14.2%"),

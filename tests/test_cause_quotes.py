@@ -113,6 +113,53 @@ def test_of_a_companys_and_its_segments_sentences_the_companys_is_quoted():
     assert quoted_cause(asked, [_page(investees)]) is None
 
 
+MARGIN_ASKED = "What drove the change in Acme's gross margin percentage in FY2031?"
+THIS_YEAR = (
+    "Gross Margin\nGross margin for 2031, 2030 and 2029 was as follows: 2031 2030 2029 "
+    "Gross margin percentage 38.3% 38.5% 39.1%\nGross margin increased in 2031 compared to "
+    "2030 due primarily to a favorable shift in mix. Gross margin percentage decreased "
+    "year-over-year due primarily to higher product cost structures."
+)
+YEAR_BEFORE = (
+    "Gross margin increased in 2030 compared to 2029 due primarily to higher volumes. Gross "
+    "margin percentage decreased year-over-year due primarily to higher product costs."
+)
+
+
+def test_a_sentence_about_the_year_before_is_not_the_years_cause():
+    """A 10-K explains the year, then the year before, in the same words: a sentence is
+    about the year it names, or the year the sentence before it names, and one about an
+    earlier year than another's is not the asked year's. "year-over-year" says how the
+    figure moved, not whose it is."""
+    found = quoted_cause(MARGIN_ASKED, [_page(YEAR_BEFORE, 29), _page(THIS_YEAR, 28)])
+    assert found is not None
+    page, sentence = found
+    assert page.page_index == 28
+    assert sentence == (
+        "Gross margin percentage decreased year-over-year due primarily to higher product cost "
+        "structures."
+    )
+    # alone, the year before's sentences are several and of no year to set them against
+    assert quoted_cause(MARGIN_ASKED, [_page(YEAR_BEFORE, 29)]) is None
+
+
+def test_a_basis_and_a_span_say_nothing_of_whose_figure_and_non_operating_is_no_operating():
+    """Oracle's FY2019 operating margin sentence opens "In constant currency" and runs
+    "during fiscal 2019 relative to fiscal 2018": still the company's; its "non-operating
+    income, net decreased … due to" explains another figure."""
+    asked = "What drove the change in Acme's operating margin in FY2031?"
+    company = (
+        "In constant currency, our total operating margin increased during fiscal 2031 "
+        "relative to fiscal 2030 primarily due to the increase in revenues."
+    )
+    other = (
+        "On a constant currency basis, our non-operating income, net decreased in fiscal 2031 "
+        "compared to fiscal 2030 primarily due to decreases in other income."
+    )
+    assert not gives_cause(other, asked)
+    assert quoted_cause(asked, [_page(company), _page(other, 41)])[1] == company
+
+
 def test_only_a_cause_of_one_named_figure_is_asked():
     assert asks_cause(ASKED)
     assert not asks_cause("What was SG&A expense in FY2023?")

@@ -74,6 +74,7 @@ def test_the_asked_words_leave_out_the_company_the_period_and_the_verbs():
     }
     assert asked_words("How much did eBay's PG&E pay in Q4 2022?") == frozenset()
     assert asked_words("Which line grew fastest?") == frozenset()
+    assert asked_words("Did Intel record any impairment losses?") == {"impairment", "loss"}
 
 
 def test_a_figure_whose_formula_has_no_inputs_here_is_read_by_its_label():
@@ -105,3 +106,26 @@ def test_a_comparison_reads_a_figure_by_its_label_when_its_formula_has_no_inputs
         "Yes: capital expenditure of $8,695 million exceeded depreciation of $2,526 million"
     )
     assert Figures(lambda ref: facts[:-1]).answer(question, CONTOSO) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("Did Contoso record any restructuring charges in FY2021?",
+         "Yes: restructuring and other charges came to $2 million in FY2021¹"),
+        # a line the statement prints as nil ("—") is a no; "losses" is one loss
+        ("Did Contoso record any impairment losses in FY2021?",
+         "No: impairment loss came to $0 million in FY2021¹"),
+    ],
+)  # fmt: skip
+def test_whether_there_was_any_of_a_line_is_its_figures_yes_or_no(question, opening):
+    """Asked "Did Boston Properties record any impairment loss in FY2015?", the model said
+    yes with the $8,306 thousand its income statement prints for 2013; the line printed "—"
+    for 2015. A yes/no question on whether there was any of a line its label names is
+    answered by that line's figure."""
+    facts = [*FACTS, fact(None, 2021, 0.0, label="Impairment loss")]
+    answer = Figures(lambda ref: facts).answer(question, CONTOSO)
+    assert answer is not None
+    assert answer[0].body.startswith(opening)
+    # without "any", whether it recorded the line is not asked of its figure
+    assert read_line(question.replace(" any", ""), facts) is None

@@ -19,6 +19,8 @@ from retrieval.facts.fiscal import place_columns
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import Row, Segment, column_count, segments, year_line
 from retrieval.facts.model import Fact
+from retrieval.facts.note_rows import note_facts
+from retrieval.facts.row_facts import row_facts
 from retrieval.facts.vocabulary import concept_for, concept_in_section, normalise_label
 from retrieval.pages import Page
 
@@ -231,28 +233,18 @@ class BalancePlace:
 def _row_facts(page, page_id, segment, row, cols, periods, scale, shares) -> list[Fact]:
     label = _display_label(row)
     unit = _unit(row, label)
-    multiplier = {"USD": scale, "shares": shares}.get(unit, 1.0)
-    concept = _concept(label, row, segment.statement, unit)
-    return [
-        Fact(
-            uid=page.uid,
-            page_id=page_id,
-            doc_name=page.doc_name,
-            doc_label=page.doc_label,
-            page_index=page.page_index,
-            ticker=page.ticker,
-            statement=segment.statement,
-            label=label,
-            concept=concept,
-            fy=period.fy,
-            fq=period.fq,
-            duration=period.duration,
-            column=col.header,
-            value=value.amount * multiplier,
-            unit=unit,
-        )
-        for col, period, value in zip(cols, periods, row.values, strict=True)
-    ]
+    return row_facts(
+        page,
+        page_id,
+        statement=segment.statement,
+        label=label,
+        concept=_concept(label, row, segment.statement, unit),
+        unit=unit,
+        cols=cols,
+        periods=periods,
+        values=row.values,
+        multiplier={"USD": scale, "shares": shares}.get(unit, 1.0),
+    )
 
 
 #: A statement's first and last lines, as concepts: a page that read the first and not the
@@ -270,7 +262,9 @@ _CLOSES = {
 
 
 def document_facts(pages: Sequence[Page]) -> list[Fact]:
-    """The facts of a document's stored pages (each with its ``page_id``), in page order.
+    """The facts of a document's stored pages (each with its ``page_id``), in page order,
+    then the interest expense a note's table prints where no statement does
+    (:mod:`retrieval.facts.note_rows`).
 
     A statement table whose page states no scale takes the scale the document's other
     statement pages state most often. A filing of two registrants (PG&E Corporation and its
@@ -306,12 +300,13 @@ def document_facts(pages: Sequence[Page]) -> list[Fact]:
         scales.update(stated)
         if missing:
             unscaled.append(page)
-    if scales and unscaled:
-        usual = scales.most_common(1)[0][0]
+    usual = scales.most_common(1)[0][0] if scales else None
+    if usual is not None:
         for page in unscaled:
             index = page.page_index
             by_page[index] = _read_page(page, page.page_id or 0, usual, carried.get(index))[0]
-    return [fact for page in ordered for fact in by_page[page.page_index]]
+    read = [fact for page in ordered for fact in by_page[page.page_index]]
+    return [*read, *note_facts(ordered, read, usual)]
 
 
 def continued_statement(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 #: The statements a fact can come from.
 STATEMENTS = ("income", "balance", "cash_flow", "comprehensive_income", "equity")
+#: What a fact read from a note's table carries instead (:mod:`retrieval.facts.note_rows`).
+NOTES = "notes"
 
 #: Units a fact's value is expressed in (values are in base units: dollars, not millions).
 UNITS = ("USD", "shares", "USD/share", "%")
@@ -33,7 +35,7 @@ class Fact:
     doc_label: str  # as footnotes print it: "MMM 10-K FY2018"
     page_index: int  # zero-based
     ticker: str
-    statement: str  # one of STATEMENTS
+    statement: str  # one of STATEMENTS, or NOTES
     label: str  # the row label as printed
     concept: str | None  # canonical concept ("capex", "revenue", ...) or None
     fy: int
