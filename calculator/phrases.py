@@ -100,6 +100,14 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?:share |stock )?buybacks?",
         r"repurchases? of (?:common )?stock",
     ),
+    # Cash paid for businesses, as asked of the cash-flow line ("spend on acquisitions");
+    # "acquisitions" alone may ask which ones, or set them aside ("excluding M&A").
+    "acquisitions": (
+        r"(?:cash )?(?:spen[dt]|spending|paid|pay|payments?|outlays?|use[ds]?) (?:on|for) "
+        r"(?:business )?acquisitions",
+        r"acquisition spending",
+        r"acquisitions,? net of cash acquired",
+    ),
     # "net cash" is cash less debt, and "net cash provided by …" the cash-flow lines above.
     # Not "uses of cash" or "sources of cash": flows, which a list of items answers.
     "cash": (
@@ -230,7 +238,9 @@ AGAINST = re.compile(r"\s+(?:to|over|versus|vs\.?)\s+")
 #: Outflows often printed negative (on the cash-flow statement; expenses on income
 #: statements that print them in parentheses): a question asking "how much" wants their
 #: size, so a formula read from words takes ``abs(...)`` of them.
-OUTFLOWS = frozenset({"capex", "dividends_paid", "buybacks", "interest_expense", "income_tax"})
+OUTFLOWS = frozenset(
+    {"capex", "dividends_paid", "buybacks", "acquisitions", "interest_expense", "income_tax"}
+)
 
 
 @cache

@@ -408,14 +408,21 @@ def asks_presence(question: str, formula: str) -> bool:
     return not _THRESHOLD.search(without_periods(question))  # "dividends above $1"
 
 
-#: "Was it profitable?", "Did it turn a profit?"; "unprofitable", "loss-making", "did it
-#: report a net loss?" ask the other way. Net income's sign answers either.
+#: "Was it profitable?", "Did it turn a profit?", "Did net income turn positive?";
+#: "unprofitable", "loss-making", "did it report a net loss?", "turn negative" ask the other
+#: way. Net income's sign answers either ("turn negative in any year" is a series':
+#: :mod:`programs.series_verdicts`).
+_TURNED = (
+    r"|\b(?:turn(?:ed|s)?|become|became|was|were|is|be)\s+{sign}\b"
+    r"(?!\s+in\s+(?:any|every|each|all)\b)"
+)
 _PROFITABLE = re.compile(
-    r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b", re.IGNORECASE
+    r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b" + _TURNED.format(sign="positive"),
+    re.IGNORECASE,
 )
 _LOSS_MAKING = re.compile(
     r"\bunprofitable\b|\bloss-making\b"
-    rf"|\b(?:{LOSS_VERBS})\s+a\s+(?:net\s+)?loss\b",
+    rf"|\b(?:{LOSS_VERBS})\s+a\s+(?:net\s+)?loss\b" + _TURNED.format(sign="negative"),
     re.IGNORECASE,
 )
 _NET_INCOME = frozenset({"net_income", "net_income_attributable", "net_income_to_common"})

@@ -54,6 +54,7 @@ def chosen(question: str, period: Period | None = None) -> FormulaChoice:
         ("How much cash did Contoso spend on capital expenditures in FY2021?", "abs(capex)"),
         ("How much cash did Contoso pay in dividends in FY2021?", "abs(dividends_paid)"),
         ("How much cash did Contoso have at the end of FY2021?", "cash"),
+        ("How much cash did Contoso spend on acquisitions in FY2021?", "abs(acquisitions)"),
         ("How much cash did Contoso return to shareholders through dividends and buybacks in "
          "FY2021?", "shareholder_returns"),
         ("How much did Contoso spend on dividends and share repurchases in FY2021?",

@@ -347,6 +347,23 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Long-term debt, current portion", "balance", "USD", "short_term_debt"),
         ("Long-term debt, less current portion", "balance", "USD", "long_term_debt"),
         ("Long-term debt, net of current portion", "balance", "USD", "long_term_debt"),
+        ("Notes payable, non-current", "balance", "USD", "long_term_debt"),  # Oracle FY2016
+        # cash paid for businesses, not for licences, intangibles or investments
+        ("Acquisitions, net of cash acquired", "cash_flow", "USD", "acquisitions"),
+        (
+            "Payments to acquire businesses, net of cash acquired",
+            "cash_flow",
+            "USD",
+            "acquisitions",
+        ),
+        ("Acquisitions of wireless licenses", "cash_flow", "USD", None),
+        (
+            "Acquisition of companies, net of cash acquired, and purchases of intangible and "
+            "other assets",
+            "cash_flow",
+            "USD",
+            None,
+        ),
     ],
 )
 def test_vocabulary(label, statement, unit, concept):

@@ -312,6 +312,9 @@ def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
         ("Based on FY2031 data, was Acme profitable?", 5e6, "Yes: net income"),
         ("Did Acme report a net loss in Q1 FY2031?", -2_758e6, "Yes: net income"),
         ("Did Acme post a loss in FY2031?", 5e6, "No: net income"),
+        # PG&E's FY2021 net loss had been stated with no answer to "turn positive?"
+        ("Did Acme's net income turn positive in FY2031?", -88e6, "No: net income"),
+        ("Did Acme's net income turn negative in FY2031?", -88e6, "Yes: net income"),
     ],
 )
 def test_whether_a_company_was_profitable_is_net_incomes_sign(question, value, opening):
