@@ -59,7 +59,7 @@ CONCEPTS: dict[str, ConceptInfo] = {
         _flow("cff", "cash from financing", "cash_flow"),
         _flow("dividends_paid", "dividends paid", "cash_flow"),
         _flow("buybacks", "share repurchases", "cash_flow"),
-        _flow("acquisitions", "acquisitions (cash paid)", "cash_flow"),
+        _flow("acquisitions", "cash paid for acquisitions", "cash_flow"),
         _balance("cash", "cash and equivalents"),
         _balance("short_term_investments", "short-term investments"),
         _balance("receivables", "receivables"),

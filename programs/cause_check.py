@@ -45,7 +45,7 @@ _FIGURE_WORDS: dict[str, tuple[str, str]] = {
     ),
     "net income": (r"\bnet\s+(?:income|earnings)\b", r"\bincome\b|\bearnings\b|\bprofit"),
     "cost of sales": (
-        r"\bcost\s+of\s+(?:sales|goods\s+sold|revenues?|products\s+sold)\b",
+        r"\bcost\s+of\s+(?:net\s+)?(?:sales|goods\s+sold|revenues?|products\s+sold)\b",
         r"\bcosts?\b",
     ),
     "EPS": (r"\bEPS\b|\bearnings\s+per\s+share\b", r"\bEPS\b|\bper\s+share\b|\bearnings\b"),

@@ -122,7 +122,8 @@ def cause_query(question: str) -> str | None:
     moved = {"up": "increased rose", "down": "decreased declined"}.get(
         _direction(question), "increased decreased"
     )
-    return f"{named} {moved} primarily due to"
+    cost = " cost of sales revenues" if _measures(asked) == {"gross profit"} else ""
+    return f"{named}{cost} {moved} primarily due to"
 
 
 def gives_cause(sentence: str, question: str) -> bool:
@@ -133,7 +134,9 @@ def gives_cause(sentence: str, question: str) -> bool:
     if parts is None or len(sentence) > _MAX_CHARS:
         return False
     explained = parts[0]
-    if not _measures(question) <= _measures(explained) or not _MOVED.search(explained):
+    named = _measures(explained)
+    inverse = _by_its_cost(question, named)
+    if not (_measures(question) <= named or inverse) or not _MOVED.search(explained):
         return False
     if PART_RE.search(explained) and not PART_RE.search(question):
         return False
@@ -142,7 +145,16 @@ def gives_cause(sentence: str, question: str) -> bool:
     if _THAN_ANOTHER.search(explained):
         return False
     asked = _direction(question)
+    if inverse:  # a cost that rose is a margin that fell
+        asked = {"up": "down", "down": "up"}.get(asked, "")
     return not asked or _direction(explained) in (asked, "")
+
+
+def _by_its_cost(question: str, named: set[str]) -> bool:
+    """Whether a sentence of ``named`` measures explains the question's gross margin by its
+    cost of sales: eBay explains no gross margin, but "The increase in cost of net revenues
+    in 2022 compared to 2021 was primarily due to higher payment processing costs …"."""
+    return _measures(without_caveat(question)) == {"gross profit"} and named == {"cost of sales"}
 
 
 def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str] | None:
@@ -165,6 +177,9 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
                 year_of.setdefault(quoted, _year_told(sentences[max(at - 1, 0) : at + 1]))
     if latest := max((year for year in year_of.values() if year is not None), default=None):
         found = {s: page for s, page in found.items() if year_of[s] in (None, latest)}
+    # the margin's own sentence before its cost's
+    asked = _measures(question)
+    found = {s: p for s, p in found.items() if asked <= _measures(split_at_cause(s)[0])} or found
     # revenue's sentence is the company's even alone (see the module's docstring)
     if len(found) > 1 or _measures(without_caveat(question)) == {"revenue"}:
         found = {s: page for s, page in found.items() if _of_the_company(s)}

@@ -160,6 +160,21 @@ def test_a_basis_and_a_span_say_nothing_of_whose_figure_and_non_operating_is_no_
     assert quoted_cause(asked, [_page(company), _page(other, 41)])[1] == company
 
 
+def test_a_gross_margin_is_explained_by_its_cost_of_sales_where_not_by_itself():
+    """eBay explains no gross margin, but its cost of net revenues: a cost that rose is a
+    margin that fell. Where the filing explains the margin itself, that sentence is quoted."""
+    asked = "What drove the decline in Acme's gross margin in FY2031?"
+    cost = (
+        "The increase in cost of net revenues in 2031 compared to 2030 was primarily due to "
+        "higher payment processing costs."
+    )
+    assert quoted_cause(asked, [_page(cost)])[1] == cost
+    assert not gives_cause(cost.replace("increase", "decrease"), asked)  # a margin that rose
+    own = "Gross margin decreased in 2031 compared to 2030 due primarily to a shift in mix."
+    assert quoted_cause(asked, [_page(cost), _page(own, 41)])[1] == own
+    assert "cost of sales revenues" in cause_query(asked)
+
+
 def test_only_a_cause_of_one_named_figure_is_asked():
     assert asks_cause(ASKED)
     assert not asks_cause("What was SG&A expense in FY2023?")

@@ -557,6 +557,9 @@ def test_a_second_registrants_statements_give_no_facts():
         ("Table of Contents\nNETFLIX, INC.\nCONSOLIDATED BALANCE SHEETS\n", "netflixinc"),
         ("Exhibit 99.3\nCITYCENTER HOLDINGS, LLC\nCONSOLIDATED BALANCE SHEETS\n",
          "citycenterholdingsllc"),
+        # Boston Properties' 10-K prints its operating partnership's statements after its own
+        ("Table of Contents\nBOSTON PROPERTIES LIMITED PARTNERSHIP\nCONSOLIDATED BALANCE SHEETS\n",
+         "bostonpropertieslimitedpartnership"),
         ("CONSOLIDATED BALANCE SHEETS\n(In millions)\n", ""),
         ("The following table shows the gains of the Company's derivative instruments, "
          "which the Company designated\nConsolidated Balance Sheets\n", ""),

@@ -107,7 +107,8 @@ def _supplemental(text: str) -> bool:
 
 #: A statement's heading block names a company: "PG&E CORPORATION", "Walmart Inc.".
 _ENTITY = re.compile(
-    r"\b(?:inc|corp|corporation|company|co|llc|ltd|plc|group|holdings|subsidiaries)\b\.?",
+    r"\b(?:inc|corp|corporation|company|co|llc|ltd|plc|group|holdings|subsidiaries|partnership"
+    r"|l\.?p)\b\.?",
     re.IGNORECASE,
 )
 _ENTITY_LINES = 3
