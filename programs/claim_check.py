@@ -7,10 +7,12 @@ takes them from the nearest number on the page: "Walmart's net sales growth rate
 sales grew 6.7%. Digit grounding passes it (14.6 is on the cited page), and the report
 leads with it.
 
-So each prose sentence that names the slice's company, names no part of it (a segment, a
-geography) and no other period than the slice's, and names a measure the calculator
-computes from the slice's statement facts, must state that measure's value if it states a
-value of its kind (a percentage for a growth rate or margin, an amount for a line item).
+So each prose sentence that names the slice's company (or no company: a probe researches
+one company, and "The corporation's total current assets … were $66,136 million" was PG&E's
+PP&E), names no part of it (a segment, a geography) and no other period than the slice's,
+and names a measure the calculator computes from the slice's statement facts, must state
+that measure's value if it states a value of its kind (a percentage for a growth rate or
+margin, an amount for a line item).
 A sentence stating none of the right value goes. Annual slices only: a quarter's filing
 prints year-to-date columns beside the quarter's, and a sentence rarely says which it means.
 """
@@ -64,8 +66,9 @@ def misstated_figures(
     wrong = []
     for sentence in split_sentences(answer.body):
         text = sentence.text
-        if sentence.in_table or ref.ticker not in {t for _, t in company_mentions(text, companies)}:
-            continue
+        named = {t for _, t in company_mentions(text, companies)}
+        if sentence.in_table or (named and ref.ticker not in named):
+            continue  # another company's (a sentence naming none is its slice's own)
         if outside_the_statements(text) or not _in_the_slice_year(text, ref):
             continue
         computed = figures.answer(text, ref, parts=False)

@@ -62,6 +62,13 @@ def test_a_wrong_amount_is_found_whatever_its_digits(figures, wrong):
     assert [t.rstrip("¹") for t in flagged(figures, sentence)] == [sentence]
 
 
+def test_a_sentence_naming_no_company_is_its_slices_own(figures):
+    """A probe researches one company: "The corporation's total current assets … were
+    $66,136 million" named none, and was PG&E's PP&E, not its current assets."""
+    sentence = "The company's capital expenditure in FY2018 was $1,349 million."
+    assert [t.rstrip("¹") for t in flagged(figures, sentence)] == [sentence]
+
+
 def test_cash_provided_by_operating_activities_is_not_read_as_the_cash_balance(figures):
     # 3M's FY2018 operating cash flow was $6,439 million; its cash balance $2,853 million.
     right = "3M provided net cash of $6,439 million from its operating activities in FY2018."
@@ -72,7 +79,7 @@ def test_cash_provided_by_operating_activities_is_not_read_as_the_cash_balance(f
 @pytest.mark.parametrize(
     "sentence",
     [
-        "Capital expenditure in FY2018 was $1,349 million.",  # names no company
+        "PepsiCo's capital expenditure in FY2018 was $1,349 million.",  # another company
         "3M's capital expenditure in FY2017 was $1,373 million.",  # another year
         "3M's capital expenditure in the prior year was $1,373 million.",
         "3M's Safety and Industrial segment capital expenditure was $349 million.",  # a part
