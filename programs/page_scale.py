@@ -8,6 +8,11 @@ A dollar amount with no scale word, of 100 or more, that every page its sentence
 prints and states "in millions" (or "in thousands", "in billions") for, is given that
 scale: "$10,682 million". A per-share amount, one with a scale word, or one on a page of
 several scales is left as written.
+
+A number keeps its unit too. Asked how much PG&E paid in interest in FY2022, the draft wrote
+"PG&E paid $1.69 million in interest", cited to a debt table whose only 1.69 is a bond's
+1.69% rate. A sentence stating a dollar amount whose digits every page it cites prints
+only as a percentage goes (:func:`drop_unit_swaps`).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import re
 from collections.abc import Mapping
 
 from citations.markup import CitedAnswer
-from citations.sentences import cited_pages, split_sentences
+from citations.sentences import cited_pages, split_sentences, without_units_and_followers
 from metrics.numbers import extract_numbers, written_among
 
 #: A page's statement of the unit its tables are in: "(in millions, except per share …)".
@@ -62,3 +67,26 @@ def with_page_scale(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[Cite
         if text != sentence.text:
             body = body[: sentence.start] + text + body[sentence.end :]
     return answer.model_copy(update={"body": body}), edits
+
+
+def drop_unit_swaps(answer: CitedAnswer, pages: Mapping[str, str]) -> tuple[CitedAnswer, int]:
+    """``answer`` less its sentences that state a dollar amount the pages they cite print
+    only as a percentage (uid -> text in ``pages``), with the uncited sentences after them
+    that point back at them; and how many went."""
+    swapped = []
+    for sentence in split_sentences(answer.body):
+        if sentence.in_table or not sentence.markers:
+            continue
+        texts = cited_pages(answer, sentence, pages, "")
+        printed = [n for text in texts for n in extract_numbers(text)]
+        for token in extract_numbers(sentence.text):
+            if not token.currency or token.percent:
+                continue
+            same = [n for n in printed if written_among(token, [n.value])]
+            if same and all(n.percent for n in same):
+                swapped.append(sentence)
+                break
+    if not swapped:
+        return answer, 0
+    body = without_units_and_followers(answer.body, swapped)
+    return answer.model_copy(update={"body": body}).cited_only(), len(swapped)

@@ -40,9 +40,11 @@ the pages the probe retrieved (never the model's word for them):
     it said goes (the same sentence cited to two pages);
 16. :func:`programs.page_scale.with_page_scale`: a dollar amount copied from a table "in
     millions" without its scale gets it ("$10,682" -> "$10,682 million");
-17. :func:`programs.share_check.drop_misstated_shares`: a sentence that states an amount
+17. :func:`programs.page_scale.drop_unit_swaps`: a sentence stating as dollars a number its
+    pages print only as a percentage goes ("$1.69 million" of a 1.69% rate);
+18. :func:`programs.share_check.drop_misstated_shares`: a sentence that states an amount
     as a share of revenue it is not (of the year's revenue or the year before's) goes;
-18. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
+19. :func:`programs.draft_checks.pasted_verdict`: a draft that pasted its evidence is sent
     back by code, not reviewed.
 
 The probe loop (:mod:`programs.probe_loop`) runs a round; this module is what a round
@@ -74,7 +76,7 @@ from programs.echo_check import uncite_echoes
 from programs.figures import Figures
 from programs.obligation_check import drop_future_as_actual
 from programs.owner_check import drop_numbers_of_other_figures
-from programs.page_scale import with_page_scale
+from programs.page_scale import drop_unit_swaps, with_page_scale
 from programs.part_check import drop_part_as_whole, drop_whole_as_part
 from programs.period_check import drop_later_years
 from programs.ratio_check import drop_unprinted_ratios
@@ -127,6 +129,7 @@ def check_draft(
     checked, lead_ins = drop_dangling_lead_in(checked)
     checked, repeats = drop_repeats(checked)
     checked, scaled = with_page_scale(checked, read)
+    checked, unit_swaps = drop_unit_swaps(checked, read)
     checked, misstated_shares = drop_misstated_shares(checked, slice, figures, probe_question)
     verified = dataclasses.replace(verified, answer=checked)
     answer = verified.answer
@@ -158,6 +161,7 @@ def check_draft(
         "dangling_lead_ins_dropped": lead_ins,
         "repeats_dropped": repeats,
         "amounts_scaled": scaled,
+        "unit_swaps_dropped": unit_swaps,
         "misstated_shares_dropped": misstated_shares,
         "form_edits": form_edits,
         "echoes_uncited": echoes,

@@ -104,6 +104,15 @@ def test_contradiction(body, contradicts):
          "asks how many stores"),
         ("How many stores did Acme operate in FY2031?", "Acme operated 1,355 locations¹.", None),
         ("How many units did Acme ship in FY2031?", "Acme shipped 4.2 million cars¹.", None),
+        # a yes to "was there any …?" on a cited sentence that names none of it
+        ("Did Acme record any impairment of goodwill in FY2031?",
+         "Yes, Acme recorded impairment of goodwill in FY2031. Acme recorded approximately "
+         "$337 million of goodwill attributed to the assembled workforce¹.",
+         "asks whether there was any impairment of goodwill"),
+        ("Did Acme record any impairment of goodwill in FY2031?",
+         "Yes. Acme recognized a goodwill impairment of $1.2 billion in FY2031¹.", None),
+        ("Did Acme record any impairment of goodwill in FY2031?",
+         "No. Acme's goodwill was not impaired in FY2031¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):

@@ -6,7 +6,7 @@ from cited import cited_answer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from programs.page_scale import with_page_scale
+from programs.page_scale import drop_unit_swaps, with_page_scale
 
 PAGE = (
     "The following table sets forth selected balance sheet data (in millions, except "
@@ -45,3 +45,25 @@ def test_any_printed_amount_takes_the_pages_scale(amount):
     page = {"0a1b2c3d4e5f": f"(in thousands)\nRevenue {amount:,}"}
     scaled, edits = with_page_scale(cited_answer(f"Revenue was ${amount:,}.¹"), page)
     assert edits == 1 and scaled.body == f"Revenue was ${amount:,} thousand.¹"
+
+
+DEBT_PAGE = (
+    "(in millions)\nFirst mortgage bonds 500 500\nAt December 31, 2021, the contractual "
+    "LIBOR-based interest rate on $500 million of the first mortgage bonds was 1.69%."
+)
+
+
+def test_a_percentage_stated_as_dollars_goes():
+    """PG&E's "paid $1.69 million in interest" was a bond's 1.69% rate."""
+    pages = {"0a1b2c3d4e5f": DEBT_PAGE}
+    answer = cited_answer("Yes, it paid interest. PG&E paid $1.69 million in interest in FY2022.¹")
+    kept, dropped = drop_unit_swaps(answer, pages)
+    assert dropped == 1 and "$1.69" not in kept.body
+    # the rate as a rate, and an amount the page prints as one, stay
+    for text in (
+        "The rate on the bonds was 1.69%.¹",
+        "The bonds' principal was $500 million.¹",
+        "PG&E paid $2.75 million.¹",  # printed nowhere: another check's
+    ):
+        answer = cited_answer(text)
+        assert drop_unit_swaps(answer, pages) == (answer, 0), text
