@@ -21,9 +21,8 @@ import re
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import repeated, split_sentences, without_sentences
-from metrics.answer_verdicts import yes_no_polarity
 from metrics.numbers import NumberToken, extract_numbers
-from programs.attribution import content_words
+from programs.any_check import unsupported_any
 from programs.cause_check import measures_named, mentions_measure
 from programs.count_check import count_asked, names_counted
 from programs.observations import HIT_HEADER_RE
@@ -177,34 +176,6 @@ def draft_problem(question: str, answer: CitedAnswer) -> str | None:
             "average: state each period's figure and their average."
         )
     return unsupported_any(question, answer)
-
-
-#: "Did Salesforce record any impairment of goodwill in FY2023?": what the question asks
-#: whether there was any of, up to its period or the end of its clause.
-_ANY_OF = re.compile(
-    r"^\W*(?:did|does|do|has|have|had|was|were|is|are)\b[^?]*?\bany\s+(?P<thing>[^?,;]+?)"
-    r"(?=\s+(?:in|during|for|at|as\s+of|between|since|from|on|by)\b|[?,;]|$)",
-    re.IGNORECASE,
-)
-
-
-def unsupported_any(question: str, answer: CitedAnswer) -> str | None:
-    """Why a "Yes" to "was there any …?" stands on nothing (None when it does not): no cited
-    sentence names what the question asks there was any of. Asked whether Salesforce
-    recorded any impairment of goodwill in FY2023, the model opened "Yes, Salesforce
-    recorded impairment of goodwill" before a cited sentence on the goodwill an acquisition
-    brought, which no page calls impaired."""
-    found = _ANY_OF.search(question)
-    if found is None or yes_no_polarity(answer.body) is not True:
-        return None
-    wanted = content_words(found["thing"])
-    cited = [s.text for s in split_sentences(answer.body) if MARKER_RE.search(s.text)]
-    if not wanted or any(wanted <= content_words(text) for text in cited):
-        return None
-    return (
-        f"The question asks whether there was any {found['thing']}; no cited sentence says "
-        "there was: quote the sentence of the page that does, or say the pages found do not."
-    )
 
 
 def leaves_amount_unstated(question: str, answer: CitedAnswer) -> bool:

@@ -113,6 +113,9 @@ def test_contradiction(body, contradicts):
          "Yes. Acme recognized a goodwill impairment of $1.2 billion in FY2031¹.", None),
         ("Did Acme record any impairment of goodwill in FY2031?",
          "No. Acme's goodwill was not impaired in FY2031¹.", None),
+        # no accounting item asked: a qualifier or a filing's other words are no test
+        ("Does Acme have any significant customer concentration in FY2031?",
+         "Yes. Two customers accounted for 39% of revenue¹.", None),
     ],
 )  # fmt: skip
 def test_draft_problem(question, body, problem):
