@@ -398,8 +398,10 @@ def asks_presence(question: str, formula: str) -> bool:
     (:mod:`calculator.labelled_lines`: "Did it record any impairment loss?") is asked so
     only with "any", and its printed nil ("—") is a no."""
     item = single_item(formula)
+    if item is None or not opens_yes_no(question):
+        return False
     named = item in CONCEPTS or item in METRICS_BY_NAME  # else a line read by its label
-    if (named and item not in PRESENCE_FORMULAS) or item is None or not opens_yes_no(question):
+    if named and item not in PRESENCE_FORMULAS:
         return False
     if not _PRESENCE.search(question) or _COMPARING.search(question):
         return False

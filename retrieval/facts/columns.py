@@ -141,6 +141,16 @@ def columns(header_lines: list[str], years: list[int], count: int) -> list[Colum
     return None
 
 
+#: Lines at a page's top that still head its tables: a scale note printed above a
+#: statement's heading ("(In millions)") is the table's.
+HEAD_LINES = 12
+
+
+def page_head(text: str) -> str:
+    """The page's first :data:`HEAD_LINES` lines, where a scale note above a table sits."""
+    return "\n".join(text.split("\n")[:HEAD_LINES])
+
+
 def scale_of(text: str) -> float | None:
     """The multiplier a header's scale words ask for (``in millions`` -> 1e6), if any.
 

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from retrieval.facts.columns import columns, scale_of, share_scale
+from retrieval.facts.columns import HEAD_LINES, columns, page_head, scale_of, share_scale
 from retrieval.facts.fiscal import place_columns
 from retrieval.facts.headings import heading_statement
 from retrieval.facts.layout import Row, Segment, column_count, segments, year_line
@@ -58,7 +58,6 @@ _SUPPLEMENTAL = re.compile(
 #: A heading that opens the current items: "Current assets:", "Current liabilities:".
 _CURRENT_HEADING = re.compile(r"^\s*current\b", re.IGNORECASE)
 _NON_CURRENT_HEADING = re.compile(r"\bnon-?current\b|\blong-term\b", re.IGNORECASE)
-_HEAD_LINES = 12  # a scale note printed above the heading is still the table's
 
 
 def _display_label(row: Row) -> str:
@@ -97,7 +96,7 @@ def _concept(label: str, row: Row, statement: str, unit: str) -> str | None:
 
 def _supplemental(text: str) -> bool:
     """Whether the lines above the page's first statement heading mark it supplemental."""
-    for line in text.split("\n")[:_HEAD_LINES]:
+    for line in text.split("\n")[:HEAD_LINES]:
         if _SUPPLEMENTAL.search(line):
             return True
         if heading_statement(line):
@@ -121,7 +120,7 @@ def registrant(text: str) -> str:
     statement heading, from the first that is a company's name ("PG&E CORPORATION",
     "(DEBTOR-IN-POSSESSION)"), letters and digits only ("pgecorporationdebtorinpossession");
     "" when the page names none there (prose, a running head, nothing above the heading)."""
-    lines = [line.strip() for line in text.split("\n") if line.strip()][:_HEAD_LINES]
+    lines = [line.strip() for line in text.split("\n") if line.strip()][:HEAD_LINES]
     at = next((i for i, line in enumerate(lines) if heading_statement(line)), 0)
     above: list[str] = []
     for line in reversed(lines[:at]):
@@ -166,7 +165,7 @@ def _read_page(
     found: list[Fact] = []
     stated: list[float] = []
     unscaled = False
-    head = "\n".join(page.text.split("\n")[:_HEAD_LINES])
+    head = page_head(page.text)
     if _supplemental(page.text):
         return found, stated, unscaled
     for segment in segments(page.text, carried):
@@ -330,7 +329,7 @@ def continued_statement(
     read = {f.concept for f in facts_before if f.statement == statement}
     if not (read & _OPENS.get(statement, set())) or read & _CLOSES.get(statement, set()):
         return None
-    lines = [line.strip() for line in page.text.split("\n") if line.strip()][:_HEAD_LINES]
+    lines = [line.strip() for line in page.text.split("\n") if line.strip()][:HEAD_LINES]
     if any(year_line(line) for line in lines):
         return statement
     tables = [t for t in segments(before.text) if t.statement == statement and t.years]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from retrieval.facts.columns import columns, scale_of
+from retrieval.facts.columns import columns, page_head, scale_of
 from retrieval.facts.fiscal import place_columns
 from retrieval.facts.layout import column_count, segments
 from retrieval.facts.model import NOTES, Fact
@@ -36,7 +36,6 @@ _LINES = {"interest expense": "interest_expense", "total interest expense": "int
 _FOOTNOTE_MARK = re.compile(r"\s*(?:\(\w\)|\*+)\s*$")
 #: A row of interest earned: what makes a table a table of interest.
 _INTEREST_INCOME = re.compile(r"\binterest\b[\w\s,&]*\bincome\b|\binvestment income\b", re.I)
-_HEAD_LINES = 12  # a scale note printed at the page's top is still the table's
 
 
 def _line(label: str) -> str | None:
@@ -55,7 +54,7 @@ def note_facts(
     for page in pages:
         if "interest expense" not in page.text.lower() or page.page_id is None:
             continue
-        head = "\n".join(page.text.split("\n")[:_HEAD_LINES])
+        head = page_head(page.text)
         for table in segments(page.text, carried="income"):
             if not any(_INTEREST_INCOME.search(row.label) for row in table.rows):
                 continue
