@@ -134,7 +134,13 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "total_assets": (r"total assets",),
     "payables": (r"(?:accounts |trade )?payables?", r"a/p"),
     "current_liabilities": (r"(?:total )?current liabilities",),
-    "short_term_debt": (r"short[- ]term (?:debt|borrowings)",),
+    "short_term_debt": (
+        r"short[- ]term (?:debt|borrowings)",
+        # what falls due within the year: "debt maturing within the next 12 months"
+        r"(?:debt|borrowings) (?:due|maturing|(?:that )?matures?|payable) within (?:the next |"
+        r"one |a |the )?(?:fiscal )?(?:year|12 months|twelve months)",
+        r"current (?:portion|maturities) of (?:long[- ]term )?debt",
+    ),
     "long_term_debt": (r"long[- ]term debt",),
     "total_liabilities": (r"total liabilities",),
     "retained_earnings": (

@@ -271,3 +271,24 @@ YEARS_BACK_RE = re.compile(
     r"(?:fiscal\s+|financial\s+)?year\b(?![-\s]*(?:end\b|to[-\s]+date))",
     re.IGNORECASE,
 )
+
+
+#: The periods a question may name ("FY2022", "Q2 FY23", "June 30, 2023") and spans of
+#: time ("within the next 12 months"): :func:`without_periods` blanks them out.
+_PERIODS = (
+    NUMERIC_DATE_RE,
+    DATE_RE,
+    *QUARTER_WITH_YEAR,
+    HALF_WITH_YEAR_RE,
+    QUARTER_RE,
+    YEAR_RE,
+    re.compile(r"\b\d{1,2}\s+(?:months?|years?)\b", re.IGNORECASE),
+)
+
+
+def without_periods(question: str) -> str:
+    """``question`` with the periods it names blanked out, so that a number left in it is
+    a level ("above $1", "more than 40%"), not a year or a span of months."""
+    for pattern in _PERIODS:
+        question = pattern.sub(" ", question)
+    return question

@@ -131,7 +131,7 @@ def gives_cause(sentence: str, question: str) -> bool:
     the question's figure named before the cause connective, a change told as done, in
     the question's direction, and no part or quarter the question does not name."""
     parts = split_at_cause(sentence)
-    if parts is None or len(sentence) > _MAX_CHARS:
+    if parts is None or max(map(len, page_sentences(sentence))) > _MAX_CHARS:
         return False
     explained = parts[0]
     named = _measures(explained)
@@ -144,10 +144,27 @@ def gives_cause(sentence: str, question: str) -> bool:
         return False
     if _THAN_ANOTHER.search(explained):
         return False
+    asked_activity, told_activity = _activities(question), _activities(explained)
+    if asked_activity and told_activity and not asked_activity & told_activity:
+        return False  # investing cash flows explained, operating asked
     asked = _direction(question)
     if inverse:  # a cost that rose is a margin that fell
         asked = {"up": "down", "down": "up"}.get(asked, "")
     return not asked or _direction(explained) in (asked, "")
+
+
+#: Which cash flows: "operating cash flow", "net cash used in investing activities",
+#: "cash from operations".
+_ACTIVITY = re.compile(
+    r"\b(operat|invest|financ)\w*\s+(?:activities|cash\s+flows?)\b"
+    r"|\bcash\s+(?:flows?\s+)?(?:from|provided\s+by)\s+(operat)\w*",
+    re.IGNORECASE,
+)
+
+
+def _activities(text: str) -> set[str]:
+    """The kinds of cash flow ``text`` names (``operat``, ``invest``, ``financ``)."""
+    return {(a or b).lower() for a, b in _ACTIVITY.findall(text)}
 
 
 def _by_its_cost(question: str, named: set[str]) -> bool:
@@ -171,8 +188,9 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
     for page in pages:
         sentences = page_sentences(page.text)
         for at, sentence in enumerate(sentences):
-            if gives_cause(sentence, question):
-                quoted = _without_page_furniture(sentence)
+            told = _told_with_its_change(sentences, at) or sentence
+            if gives_cause(told, question):
+                quoted = _without_page_furniture(told)
                 found.setdefault(quoted, page)
                 year_of.setdefault(quoted, _year_told(sentences[max(at - 1, 0) : at + 1]))
     if latest := max((year for year in year_of.values() if year is not None), default=None):
@@ -187,6 +205,27 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
         return None
     ((sentence, page),) = found.items()
     return page, sentence
+
+
+#: A cause told of the change the sentence before it states: "During 2022, net cash
+#: provided by operating activities increased by $1.4 billion … This increase was
+#: partially due to an increase in base revenues …" (PG&E's 10-K).
+_THIS_CHANGE = re.compile(
+    r"^\W*(?:this|that|the)\s+(?:increase|decrease|decline|change|improvement|reduction"
+    r"|growth)\b",
+    re.IGNORECASE,
+)
+
+
+def _told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
+    """The sentence at ``at`` with the one before it, when it gives the cause of "this
+    increase" and that one states the change without a cause of its own; else None."""
+    if at == 0 or not _THIS_CHANGE.match(sentences[at]):
+        return None
+    before, sentence = sentences[at - 1], sentences[at]
+    if split_at_cause(before) is not None:
+        return None
+    return f"{before} {sentence}"
 
 
 #: A year as a sentence names it ("in 2017 compared to 2016", "fiscal 2022"), not an amount.

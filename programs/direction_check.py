@@ -9,6 +9,7 @@ and numeric grounding real digits, so the sentence survives them; a reader takes
 
 - "from A to B" (A first): "rose from $1.2 billion in FY2021 to $1.5 billion in FY2022";
 - "B, compared with the prior year's A" or "B … compared with A in the prior year";
+- "B in 2020 compared with A in 2019": each number with its own year;
 
 and a sentence in one of them that says the figure rose (increased, grew, higher) where B
 is below A, or fell where B is above it, is removed and counted, as
@@ -37,6 +38,13 @@ _COMPARED = re.compile(
 _PRIOR = r"(?:the\s+)?(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year"
 _PRIOR_BEFORE = re.compile(rf"{_PRIOR}['’]?s?(?:\s+\w+){{0,3}}\s*$", re.IGNORECASE)
 _PRIOR_AFTER = re.compile(rf"^[^.;]{{0,20}}?\b(?:in|for|during)\s+{_PRIOR}\b", re.IGNORECASE)
+#: The year a figure is given for, written right after it: "$0.66 in 2020", "$4.9 billion
+#: in FY2021", "45% for fiscal 2019".
+_YEAR_AFTER = re.compile(
+    r"^\s*(?:in|for|during|at\s+the\s+end\s+of)\s+(?:(?:fiscal|the)\s+)?(?:year\s+)?"
+    r"(?:FY\s?)?((?:19|20)\d{2})\b",
+    re.IGNORECASE,
+)
 #: A sentence about the one before it ("This is an increase compared to …").
 _FOLLOWER = re.compile(r"^\W*(?:this|that|it|which)\b", re.IGNORECASE)
 
@@ -46,6 +54,16 @@ def _prior_year(text: str, number: NumberToken) -> bool:
     return bool(
         _PRIOR_BEFORE.search(text[: number.start]) or _PRIOR_AFTER.search(text[number.end :])
     )
+
+
+def _dated(
+    text: str, first: NumberToken, second: NumberToken
+) -> tuple[NumberToken, NumberToken] | None:
+    """(earlier, later) where each number is followed by its own, different year."""
+    years = [m.group(1) if (m := _YEAR_AFTER.match(text[n.end :])) else "" for n in (first, second)]
+    if not all(years) or years[0] == years[1]:
+        return None
+    return (first, second) if years[0] < years[1] else (second, first)
 
 
 def _pairs(text: str, before: str = "") -> list[tuple[NumberToken, NumberToken]]:
@@ -62,6 +80,8 @@ def _pairs(text: str, before: str = "") -> list[tuple[NumberToken, NumberToken]]
             pairs.append((first, second))  # from A to B
         elif _COMPARED.search(between) and _prior_year(text, second):
             pairs.append((second, first))  # B compared with the prior year's A
+        elif _COMPARED.search(between) and (dated := _dated(text, first, second)):
+            pairs.append(dated)  # B in 2020 compared with A in 2019
     if not pairs and len(numbers) == 1 and _FOLLOWER.match(text) and _COMPARED.search(text):
         prior = numbers[0]
         earlier = [n for n in extract_numbers(before) if n.percent == prior.percent]

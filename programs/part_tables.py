@@ -127,7 +127,10 @@ def read_part_ask(question: str) -> PartAsk | None:
     # "how much of revenue came from Services?", "its Services revenue" (a place or a
     # segment before the measure is read below, as any question about places is)
     named_before = names_a_part(question) and not PART_RE.search(question)
-    if measure is not None and (SHARE_FROM_RE.search(question) or named_before):
+    ranked_part = _PART_NOUN.search(question) and (
+        _HIGHEST.search(question) or _LOWEST.search(question)
+    )  # "what share of revenue came from its largest segment?" names no part's label
+    if measure is not None and (SHARE_FROM_RE.search(question) or named_before) and not ranked_part:
         # "Was its cloud revenue more than 70% of revenue?": that part's share, against it
         if above := _ABOVE.search(question):
             yes_no = _YES_NO.search(question) is not None
@@ -308,15 +311,29 @@ def _geographic(question: str) -> bool:
     return bool(named or _kinds(question) & {"geograph", "region", "countr"})
 
 
+def _title_kinds(heading: str) -> set[str]:
+    """The kinds of part a table's title names: the heading's last line that names any
+    ("Net revenue by country" under a sentence about "operating segments")."""
+    for line in reversed(heading.splitlines()):
+        if kinds := _kinds(line):
+            return kinds
+    return set()
+
+
 def fit(question: str, text: str, breakdown: Breakdown) -> int:
     """How well a page's breakdown fits the question: the kinds of part the question names
-    that the table's heading names too, geographic rows for a geographic question, each
-    part the question names itself; a primary statement's own split (products and
-    services on the income statement) is the last choice."""
+    that the table's heading names too, geographic rows for a geographic question (and not
+    for another kind, unless the table's title names that kind: McDonald's segments are
+    places), each part the question names itself; a primary statement's own split
+    (products and services on the income statement) is the last choice."""
     asked = _kinds(question)
     score = 2 * len(asked & _kinds(breakdown.heading))
     if _geographic(question) and _places(breakdown):
         score += 2
+    elif asked and not asked & _title_kinds(breakdown.heading) and _places(breakdown):
+        # "which segment": a table of countries lose to one of segments, whatever the
+        # prose above it says ("sold by the CCG and DCG operating segments")
+        score -= 3
     words = _words(question)
     score += sum(1 for p in breakdown.parts if _words(part_label(p)) & words)
     if _BUSINESS_NOUN.search(question) and _places(breakdown):

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from domain.period_patterns import without_periods
 from programs.answer_form import opens_yes_no
-from programs.verdicts import without_periods
 from textnorm.casing import lower_first
 
 _ABOVE = r"above|over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ed|ing)?|in\s+excess\s+of"

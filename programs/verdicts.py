@@ -29,14 +29,7 @@ from calculator.choice import FormulaChoice, choose_formula, single_item
 from calculator.concepts import CONCEPTS
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import LOSS_VERBS
-from domain.period_patterns import (
-    DATE_RE,
-    HALF_WITH_YEAR_RE,
-    NUMERIC_DATE_RE,
-    QUARTER_RE,
-    QUARTER_WITH_YEAR,
-    YEAR_RE,
-)
+from domain.period_patterns import without_periods
 from domain.periods import MIN_FY, Period, read_periods
 from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_form import opens_yes_no
@@ -376,19 +369,8 @@ _COMPARING = re.compile(
     r"too much|a lot)\b",
     re.IGNORECASE,
 )
-#: The periods a question may name, read with the project's period grammar ("FY2022",
-#: "Q2 FY23", "June 30, 2023"); any other number in it is a threshold.
-_PERIODS = (NUMERIC_DATE_RE, DATE_RE, *QUARTER_WITH_YEAR, HALF_WITH_YEAR_RE, QUARTER_RE, YEAR_RE)
 #: A number standing alone ("$1", "5%", "10 million"), not a name's digits ("3M").
 _THRESHOLD = re.compile(r"(?<![A-Za-z\d])\$?\d[\d,.]*(?![A-Za-z\d])")
-
-
-def without_periods(question: str) -> str:
-    """``question`` with the periods it names blanked out, so that a number left in it is
-    a level ("above $1", "more than 40%"), not a year."""
-    for pattern in _PERIODS:
-        question = pattern.sub(" ", question)
-    return question
 
 
 def asks_presence(question: str, formula: str) -> bool:

@@ -49,6 +49,11 @@ def chosen(question: str, period: Period | None = None) -> FormulaChoice:
         ("What is Contoso's total debt in FY2021?", "total_debt"),
         ("What was Contoso's debt at the end of FY2021?", "total_debt"),
         ("What was Contoso's long-term debt in FY2021?", "long_term_debt"),
+        # what falls due within the year is short-term debt, not all of it
+        ("What is Contoso's debt due within one year at the end of FY2021?", "short_term_debt"),
+        ("How much of Contoso's debt matures within the next 12 months in FY2021?",
+         "short_term_debt"),
+        ("What was Contoso's current portion of long-term debt in FY2021?", "short_term_debt"),
         ("How much free cash flow did Contoso generate in FY2021?", "free_cash_flow"),
         # cash as the unit of what was spent, paid or returned, not the cash balance
         ("How much cash did Contoso spend on capital expenditures in FY2021?", "abs(capex)"),

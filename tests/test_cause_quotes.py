@@ -251,3 +251,31 @@ def test_the_cause_is_also_searched_in_the_filings_own_words():
     page, answer, by = page_answer(asked, SliceRef(ticker="ACME", fy=2031, fq=4), search)
     assert (page.page_index, by) == (55, "the filing's sentence")
     assert "lower volumes" in answer.body and queries[0] == asked
+
+
+def test_a_cause_of_this_increase_is_quoted_with_the_change_it_explains():
+    """Filings state a change and give its cause in the next sentence ("This increase was
+    partially due to …"): the two are one answer. A sentence that already gives its own
+    cause is not joined to the next, and "This increase" alone names no figure."""
+    change = "During 2031, net cash provided by operating activities increased by $1.4 billion."
+    cause = "This increase was partially due to higher base revenues and lower maintenance costs."
+    asked = "What drove the change in Acme's operating cash flow from FY2030 to FY2031?"
+    _, sentence = quoted_cause(
+        asked, [_page(f"Cash flows are receipts less payments. {change} {cause}")]
+    )
+    assert sentence == f"{change} {cause}"
+    assert not gives_cause(cause, asked)
+    caused = change.replace(".", " due to higher collections.")
+    assert quoted_cause(asked, [_page(f"{caused} {cause}")])[1] == caused
+    assert quoted_cause(asked, [_page(f"Revenue increased 5%. {cause}")]) is None
+
+
+def test_a_cash_flow_asked_is_explained_by_its_own_activity():
+    """The cash flow statement's three activities each have their cause; "operating cash
+    flow" asked is not explained by investing's."""
+    operating = "Net cash provided by operating activities increased due to higher collections."
+    investing = "Net cash used in investing activities increased due to higher capital spending."
+    asked = "What drove the change in Acme's operating cash flow in FY2031?"
+    assert gives_cause(operating, asked) and not gives_cause(investing, asked)
+    assert quoted_cause(asked, [_page(f"{investing} {operating}")])[1] == operating
+    assert gives_cause(investing, "Why did Acme's cash flow change in FY2031?")

@@ -25,6 +25,12 @@ SOURCES = (
         ("Debt increased to $47,237 million against $49,781 million in the prior year.", True),
         ("Sales of $10 million were higher than the prior year's $12 million.", True),
         ("The margin fell from 20.8% to 19.1%.", False),
+        # each figure with its own year: the years order them, whichever is written first
+        ("The increase was $0.63 in 2020 compared to $0.66 in 2019.", True),
+        ("Revenue rose to $5.1 billion in FY2022 versus $4.9 billion in FY2021.", False),
+        ("Revenue rose: $4.9 billion in fiscal 2021 against $5.1 billion in fiscal 2022.", False),
+        ("Revenue fell: $4.9 billion in fiscal 2021 against $5.1 billion in fiscal 2022.", True),
+        ("Revenue rose: $5.1 billion in 2022 against $4.9 billion in 2022.", False),
         ("The margin fell from 19.1% to 20.8%.", True),
         # not code's to say: two directions, no direction, a loss, a period order not written
         ("Revenue rose while margin fell from 20% to 19%.", False),
@@ -47,6 +53,21 @@ def test_from_a_to_b_is_wrong_exactly_when_the_verb_disagrees(a, b, verb):
     sentence = f"Cash from operations {verb} from ${a:,} million to ${b:,} million."
     rising = verb in ("rose", "increased", "grew")
     assert misdirected(sentence) == (a != b and (b > a) != rising)
+
+
+@given(
+    st.integers(1, 10**6),
+    st.integers(1, 10**6),
+    st.integers(2000, 2029),
+    st.booleans(),
+    st.sampled_from(["rose", "fell"]),
+)
+def test_figures_each_dated_are_ordered_by_their_years(a, b, year, later_first, verb):
+    """a in ``year``, b the year after, written in either order."""
+    dated = [f"${a:,} million in {year}", f"${b:,} million in FY{year + 1}"]
+    first, second = reversed(dated) if later_first else dated
+    sentence = f"Capex {verb}: {first} compared with {second}."
+    assert misdirected(sentence) == (a != b and (b > a) != (verb == "rose"))
 
 
 def test_a_this_sentence_is_read_against_the_figure_before_it_and_removed_alone():

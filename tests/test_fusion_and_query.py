@@ -63,3 +63,16 @@ def test_plurals_and_compound_spellings_name_the_same_term():
     for jargon in ("topline", "top-line", "top line"):  # analysts' one-word forms too
         assert "revenue net sales total revenues" in prepare_query(f"{jargon} growth").expansions
     assert "net income net earnings" in prepare_query("bottomline impact").expansions
+
+
+def test_a_question_about_what_a_company_expects_looks_for_its_outlook():
+    """Filings title their forecasts "Outlook" or "Guidance"; a question asks what the
+    company expects, forecasts or anticipates."""
+    for asked in (
+        "Does Acme expect sales to grow?",
+        "What is Acme forecasting for FY2031?",
+        "Is growth expected to slow?",
+        "What does Acme anticipate for margins?",
+    ):
+        assert "outlook guidance expects" in prepare_query(asked).expansions
+    assert "outlook guidance expects" not in prepare_query("Did sales grow?").expansions

@@ -78,6 +78,9 @@ def figures():
         # products ranked by a measure are the parts of what it sells
         ("Which of PLANE's products had the highest net sales in FY2022?", "highest", "revenue"),
         ("Which product grew fastest in FY2022?", "fastest", "revenue"),
+        # a share of the largest part names no part's label: the highest, with its share
+        ("What share of PLANE's revenue came from its largest segment?", "highest", "revenue"),
+        ("What percentage of sales came from the smallest region?", "lowest", "revenue"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
@@ -187,6 +190,29 @@ def test_a_question_about_places_reads_a_table_of_places_only():
     assert "United Kingdom $16,608 million" in answer.body and "Airplanes" not in answer.body
     only_segments = Figures(_facts, pages=lambda query, ref: [SEGMENTS])
     assert only_segments.part_table(question, PLANE_2022) is None
+
+
+def test_segments_asked_read_a_table_of_segments_before_one_of_countries():
+    """The prose above a table of countries may speak of segments ("sold by the CCG and
+    DCG operating segments"); its title ("Net revenues by country") says what it lists.
+    Asked about segments, a table of segments is read, even one whose heading names no
+    kind; a table of places only where its own title calls them segments."""
+    countries = replace(
+        COUNTRIES,
+        text="Most revenue came from products sold by our operating segments.\n"
+        + COUNTRIES.text.replace("by geography", "by country"),
+    )
+    untitled = replace(SEGMENTS, text=SEGMENT_PAGE.replace("Summary of Business Segment Data", ""))
+    question = "Which of PLANE's segments dragged down its revenue growth in FY2022?"
+    figures = Figures(_facts, pages=lambda query, ref: [countries, untitled])
+    answer, _ = figures.answer(question, PLANE_2022)
+    assert "Defense, Space & Security" in answer.body and "United Kingdom" not in answer.body
+    place_segments = replace(
+        COUNTRIES, text=COUNTRIES.text.replace("Net revenues by geography", "Revenues by segment")
+    )
+    figures = Figures(_facts, pages=lambda query, ref: [untitled, place_segments])
+    answer, _ = figures.answer("Which of PLANE's segments had the highest revenue?", PLANE_2022)
+    assert answer.body.startswith("U.S. had the highest revenue")
 
 
 def test_what_a_company_sells_is_its_offerings_by_share_never_its_places():

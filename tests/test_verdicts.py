@@ -207,6 +207,10 @@ def test_one_researched_probe_beside_a_figure_is_the_answer_with_no_summary_or_c
          "Long-term debt", 0.0, "$0 million", "No: long-term debt came to $0 million"),
         ("Did 3M spend anything on capital expenditure in Q2 FY31?", "abs(capex)",
          "Capital expenditure", 1e6, "$1 million", "Yes: capital expenditure came to $1 million"),
+        # a span of time is no threshold
+        ("Does Acme have any debt maturing within the next 12 months as of FY2031?",
+         "short_term_debt", "Short-term debt", 2e6, "$2 million",
+         "Yes: short-term debt came to $2 million"),
     ],
 )  # fmt: skip
 def test_a_yes_no_question_on_whether_an_amount_exists_is_answered_by_the_figure(

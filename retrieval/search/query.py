@@ -138,7 +138,7 @@ _GLOSSARY = {
     r"segments?": "segment information operating segments",
     r"liquidity": "liquidity capital resources cash equivalents",
     r"headcount|employees|workforce|staff": "employed full-time employees human capital",
-    r"guidance|outlook": "outlook guidance expects",
+    r"guidance|outlook|expect(?:s|ed|ing)?|forecast\w*|anticipat\w*": "outlook guidance expects",
     r"legal (?:battles?|proceedings?|matters?|disputes?)|litigations?|lawsuits?": (
         "legal proceedings litigation"
     ),
