@@ -225,12 +225,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 #: Words after a line item or amount that make it another quantity, which no formula here
-#: defines: "revenue per employee", "book value per share", "capex intensity", "free cash
-#: flow yield", "revenue mix". Read as the item alone, the answer would be a wrong figure,
-#: not none.
+#: defines: "revenue per employee", "book value per share", "dividends declared per share"
+#: (not the dividends paid), "capex intensity", "free cash flow yield", "revenue mix". Read
+#: as the item alone, the answer would be a wrong figure, not none.
 QUALIFIED = re.compile(
-    r"\s+(?:per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|multiples?|intensity|days|mix|"
-    r"burn|position)\b"
+    r"\s+(?:(?:(?:declared|paid)\s+)?per\s+(?!cent\b)[a-z]+|margins?|conversion|yields?|"
+    r"multiples?|intensity|days|mix|burn|position)\b"
 )
 #: Words before a line item that make it another one, a balance no formula here reads:
 #: "unearned revenue" and "deferred revenue" are liabilities, not revenue; "accrued

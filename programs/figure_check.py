@@ -31,7 +31,7 @@ from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units, without_units_and_followers
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
-from programs.verdicts import opposes, wrong_way
+from programs.verdicts import names_figure, opposes, wrong_way
 from retrieval.companies import Company
 from retrieval.mentions import company_mentions
 from signatures.synthesiser import Figure, SliceReport
@@ -269,8 +269,33 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
                 lands = stated and stated[0].start <= 1 and same_kind(stated[0], after)
                 if lands and states_figure(stated[0], after):
                     return True
-            if _moved_after(text, after, words):
+            rose = after.value > before.value
+            if _moved_after(text, after, words) or _moved_outright(text, after, rose):
                 return True
+    return False
+
+
+#: A word read as an adjective, not a movement: "affected by increased tax payments".
+_ADJECTIVAL = re.compile(r"\b(?:by|of|from|with|the|an?|to|for|on)\s+$", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d$.,])(?:19|20)\d\d(?![\d,])")
+
+
+def _moved_outright(text: str, after: Figure, rose: bool) -> bool:
+    """Whether ``text`` says the figure itself moved the other way than it did (``rose``),
+    its name right before the word ("Oracle's operating cash flow increased in FY2022 by
+    $9,539 million" of a figure that fell to $9,539 million), in the later figure's year or
+    none, and says no movement the right way too (a sentence with both is not code's)."""
+    words = wrong_way(after.title, rose)
+    if any(p.search(text) for p in wrong_way(after.title, not rose)):
+        return False
+    if (years := set(_YEAR.findall(text))) and not years & set(_YEAR.findall(after.period)):
+        return False
+    for word in (w for pattern in words for w in pattern.finditer(text)):
+        clause = re.split(r"[.;,]\s", text[: word.start()])[-1]
+        if not _ADJECTIVAL.search(clause) and names_figure(
+            " ".join(clause.split()[-6:]), after.title
+        ):
+            return True
     return False
 
 

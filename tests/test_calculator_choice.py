@@ -228,6 +228,8 @@ def test_a_kind_of_debt_is_not_total_debt(question):
         "What was Contoso's revenue per employee in FY2021?",
         "What was Contoso's book value per share in FY2021?",
         "What were Contoso's dividends per share in FY2021?",
+        "What were Contoso's dividends declared per share in FY2021?",
+        "What were Contoso's cash dividends paid per share in FY2021?",
         "What was Contoso's free cash flow yield in FY2021?",
         "What was Contoso's capex intensity in FY2021?",
         "What was Contoso's revenue mix in FY2021?",

@@ -189,6 +189,34 @@ def test_a_sentence_moving_a_figure_the_wrong_way_is_removed():
     assert "Sales rose by 1.3%²." in kept.body  # another figure's movement
 
 
+def test_a_figure_said_to_move_the_other_way_outright_is_removed():
+    """ "Oracle's operating cash flow increased in FY2022 by $9,539 million", of cash from
+    operations that fell from $15,887 million to $9,539 million: the figure named right
+    before the word, no landing "to"."""
+    from programs.figure_check import drop_contradicting
+    from retrieval.companies import load_companies
+    from signatures.synthesiser import ProbeAnswer, SliceReport
+
+    def report(fy: int, value: float) -> SliceReport:
+        figure = Figure(title="Cash from operations", period=f"FY{fy}", value=value,
+                        unit="USD", text=f"${value / 1e6:,.0f} million")  # fmt: skip
+        probe = ProbeAnswer(index=1, probe_title="cfo", probe_question="?", figures=[figure])
+        return SliceReport(slice=SliceRef(ticker="JNJ", fy=fy, fq=4), probe_answers=[probe])
+
+    kept = [
+        "Cash from operations was reduced by increased tax payments in FY2022.",  # an adjective
+        "Operating cash flow increased in FY2021.",  # another year's movement
+        "Operating cash flow fell in FY2022 while receivables increased.",  # the right way too
+        "Receivables increased in FY2022.",  # another figure
+    ]
+    wrong = "Operating cash flow increased in FY2022 by $9,539 million from the prior year."
+    answer = CitedAnswer(body=" ".join([wrong, *kept]))
+    slices = [report(2021, 15_887e6), report(2022, 9_539e6)]
+    checked, removed = drop_contradicting(answer, slices, load_companies())
+    assert removed == 1 and wrong not in checked.body
+    assert all(sentence in checked.body for sentence in kept)
+
+
 def _two_company_margins():
     from domain.cells import SliceRef
     from signatures.synthesiser import ProbeAnswer, SliceReport
