@@ -374,6 +374,13 @@ _EMPTY_CAUSE = re.compile(
     re.IGNORECASE,
 )
 
+#: A sentence cut off at a word that wants more, once its marks are read off: "… due to
+#: a decrease in the cash used for the purchases of marketable securities and¹.", "… three
+#: manufacturing facilities in Russia (²". Not "A": a rating or a class of shares ends on it.
+_CUT_OFF = re.compile(
+    r"(?:\b(?:and|or|but|of|the|an|to|for|with|by|from|as|than|including)|\()[\s,.]*$",
+    re.IGNORECASE,
+)
 #: A sentence that ends at its colon, a full stop after it or not ("… driven by the
 #: following factors:¹˒²˒³." once its marks are read off).
 _ENDS_AT_COLON = re.compile(r":\s*\.?\s*$")
@@ -388,14 +395,19 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     the page reference it went on to paste was gone) is no answer either, wherever it
     stands, nor one left at a word its marks stood after ("This is stated in¹ and²."), nor
     one whose cause names nothing ("Intel's revenue declined in FY2022 due to a combination
-    of factors."). A full stop after the colon ("… was driven by the following
+    of factors."), nor one cut off at a word that wants more ("… purchases of marketable
+    securities and¹."). A full stop after the colon ("… was driven by the following
     factors:¹˒²˒³.", Intel's Q1 2023 revenue cause) leaves it a lead-in. With them gone, an
     empty draft is code's to send back. Returns how many went."""
     sentences = [s for s in split_sentences(answer.body) if not s.in_table]
     if not sentences:
         return answer, 0
     said = [(s, MARKER_RE.sub("", s.text).strip()) for s in sentences]
-    dangling = [s for s, text in said if _STOPS_AT_VERB.match(text) or _EMPTY_CAUSE.search(text)]
+    dangling = [
+        s
+        for s, text in said
+        if _STOPS_AT_VERB.match(text) or _EMPTY_CAUSE.search(text) or _CUT_OFF.search(text)
+    ]
     last, last_text = said[-1]
     if last not in dangling and _ENDS_AT_COLON.search(last_text):
         dangling.append(last)

@@ -427,6 +427,24 @@ def test_a_cause_that_names_nothing_goes(empty):
     assert drop_dangling_lead_in(named) == (named, 0)
 
 
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "The increase was due to lower purchases of marketable securities and",
+        "The gain came from the sale of three facilities in Russia (",
+        "Margins rose as a result of higher prices and the",
+    ],
+)
+def test_a_sentence_cut_off_at_a_word_that_wants_more_goes(cut):
+    """Oracle's operating cash flow: "The increase was primarily due to a decrease in the
+    cash used for the purchases of marketable securities and²˒³." stood as a finding."""
+    answer = cited_answer(f"{cut}.¹ Operating cash flow fell 40%.¹")
+    kept, dropped = drop_dangling_lead_in(answer)
+    assert dropped == 1 and kept.body == "Operating cash flow fell 40%.¹"
+    whole = cited_answer("Revenue rose on higher prices, volumes and mix.¹ It fell in 2020.¹")
+    assert drop_dangling_lead_in(whole) == (whole, 0)
+
+
 def test_a_sentence_in_the_calculators_notation_goes():
     """Intel's inventory turnover: code's formula pasted from its calculation."""
     answer = cited_answer(
