@@ -24,6 +24,7 @@ from calculator.concepts import CONCEPTS, concept_info
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import AGAINST, OUTFLOWS, QUALIFIED, QUALIFIED_BEFORE, longest_phrase
 from calculator.wording import (
+    ACCELERATION,
     GROWN_BY,
     RELATIVE_CHANGE,
     formula_from_words,
@@ -139,6 +140,7 @@ def choose_formula(question: str, period: Period | None = None) -> FormulaChoice
     title = {
         "relative change": f"{title} growth",
         "change": f"Change in {title[:1].lower() + title[1:]}",
+        "change in growth": f"Change in {title[:1].lower() + title[1:]} growth",
         "compound annual growth": f"{title} CAGR",
         "average over years": f"Average {title[:1].lower() + title[1:]}",
     }.get(how, title)
@@ -367,6 +369,9 @@ def _apply_modifiers(asked: str, formula: str, years: list[int], base: Period) -
         rf"(?:change|increase|decrease) in(?!{_PERIOD_AFTER})",
         asked,
     )
+    if growth and ACCELERATION.search(asked):  # this year's growth less last year's
+        grew = [f"({at(y)} / {at(y - 1)} - 1)" for y in (base.fy, base.fy - 1)]
+        return " - ".join(grew), "change in growth"
     if growth and _DIRECTION_ASKED.search(asked) and not (grown_by or _GROWTH_NAMED.search(asked)):
         # "What was the operating margin in Q2, and did it improve year over year?": the
         # figure, whose year-ago period gives the direction; not a growth of the margin.
@@ -400,6 +405,8 @@ def _presentation(text: str, formula: str, defined: dict[str, str], how: str) ->
     elif re.search(r"nearest (?:whole|integer)|whole number", text):
         decimals = 0
     metric = METRICS_BY_NAME.get(_measured(formula))
+    if how == "change in growth":
+        return Presentation("points", decimals)  # 4.8% to 17.7%: +12.9 points
     if how == "change" and metric and metric.display == "percent":
         return Presentation("points", decimals)  # a margin's change: 20.8% to 19.1%, -1.7 points
     if re.search(_PERCENT_WORDS, text) or how in (

@@ -225,3 +225,12 @@ RELATIVE_CHANGE = re.compile(
     r"growth|%|percent(?!age\b)|percentage (?:change|increase|decrease|growth)"
     r"|year[- ]over[- ]year|\byoy\b"
 )
+
+
+#: Growth asked to speed up or slow down: "Is revenue growth accelerating?", "Did sales growth
+#: slow down in FY2023?". Its answer is the change in the growth rate, in points.
+SPEEDS_UP = re.compile(r"\baccelerat\w*|\b(?:speed|sped|pick)\w*\s+up\b", re.IGNORECASE)
+SLOWS_DOWN = re.compile(
+    r"\bdecelerat\w*|\bslow(?:s|ed|ing)?\s+down\b|\bslow(?:s|ed|ing)\b", re.IGNORECASE
+)
+ACCELERATION = re.compile(f"{SPEEDS_UP.pattern}|{SLOWS_DOWN.pattern}", re.IGNORECASE)

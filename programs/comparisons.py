@@ -35,7 +35,8 @@ _PERIOD_AFTER = r"\s+(?:in|for|during|as\s+of|at|over|through)\s+"
 #: rest (the company's period) after it.
 _COVER_RE = re.compile(
     r"^\W*(?:did|does|do|can|could|was|were|is|are|has|have|will|would)\s+(?P<source>.+?)\s+"
-    r"(?:(?:fully|sufficiently|more\s+than)\s+)?(?:cover|covers|covered|fund|funds|funded)\s+"
+    r"(?:(?:fully|sufficiently|more\s+than)\s+)?(?:(?:enough|sufficient)\s+to\s+)?"
+    r"(?:cover|covers|covered|fund|funds|funded)\s+"
     rf"(?:all\s+of\s+)?(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )
@@ -47,12 +48,13 @@ _COVERED_BY_RE = re.compile(
     re.IGNORECASE,
 )
 #: A figure asked, then whether it covered another: "What was FedEx's free cash flow in
-#: FY2023, and did it cover its dividends?" (the figure is stated in the cover's answer).
+#: FY2023, and did it cover its dividends?", "… and was it enough to cover its dividends?"
+#: (the figure is stated in the cover's answer).
 _FIGURE_THEN_COVER_RE = re.compile(
     r"^\W*(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?P<source>.+?)"
     rf"(?:{_PERIOD_AFTER}[^,?]*)?,?\s+and\s+"
     r"(?:did|does|do|was|is|has|could|can)\s+(?:it|that|this|they)\s+"
-    r"(?:(?:fully|sufficiently)\s+)?(?:cover|fund)\s+"
+    r"(?:(?:fully|sufficiently)\s+)?(?:(?:enough|sufficient)\s+to\s+)?(?:cover|fund)\s+"
     rf"(?P<use>.+?)(?:{_PERIOD_AFTER}[^?]*)?\?",
     re.IGNORECASE,
 )

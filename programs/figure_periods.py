@@ -47,6 +47,8 @@ def figure_when(calculation: Calculation, fixed_years: bool) -> str:
     when = f"in {period_text(calculation.period)}"
     read = [f for f in calculation.inputs if f.duration != "instant"] or calculation.inputs
     spans = sorted({Period(f.fy, f.fq) for f in read}, key=lambda p: (p.fy, p.fq or 0))
+    if calculation.title.startswith("Change in") and calculation.title.endswith(" growth"):
+        spans = spans[1:]  # two years' growths: the first year read is the first's base
     if fixed_years and len(spans) > 1 and not calculation.period.to_date:
         when = f"from {spans[0].label} to {spans[-1].label}"
     return when

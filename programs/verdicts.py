@@ -29,6 +29,7 @@ from calculator.choice import FormulaChoice, choose_formula, single_item
 from calculator.concepts import CONCEPTS
 from calculator.definitions import METRICS_BY_NAME
 from calculator.phrases import LOSS_VERBS
+from calculator.wording import ACCELERATION, SPEEDS_UP
 from domain.period_patterns import without_periods
 from domain.periods import MIN_FY, Period, read_periods
 from metrics.answer_verdicts import yes_no_polarity
@@ -308,6 +309,9 @@ def direction_answer(question: str, changed: bool, rose: bool, reading: str | No
         return "Yes" if (improved if better else worsened) else "No"
     if (compared := _comparative(question)) is not None:
         up, down = compared, not compared  # "Did it pay more in FY2022 than in FY2021?"
+    if speeds_or_slows := ACCELERATION.search(question):  # "is its growth accelerating?"
+        up = bool(SPEEDS_UP.match(speeds_or_slows.group()))
+        down = not up
     if up and down:  # "did it increase or decrease?"
         return ("Increased" if rose else "Decreased") if changed else "Unchanged"
     if up or down:

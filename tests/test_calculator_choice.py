@@ -438,3 +438,22 @@ def test_a_share_set_against_a_level_is_the_share(question):
     percentage is asked, but only one line item was read") and closed with a bare "Yes";
     the level is the threshold verdict's (programs.threshold_verdicts)."""
     assert chosen(f"What is {question}", Period(2021)).formula == "rnd / revenue"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much did Contoso's revenue growth accelerate in FY2021?",
+        "What is Contoso's revenue growth acceleration in FY2021?",
+        "How much did Contoso's revenue growth slow down in FY2021?",
+    ],
+)
+def test_growth_asked_to_speed_up_or_slow_down_is_this_years_less_last_years(question):
+    """ "Is Oracle's revenue growth accelerating in FY2023?" had been answered with FY2023's
+    growth alone (17.7%); its answer is that growth less FY2022's (4.8%), in points."""
+    choice = choose_formula(question)
+    assert isinstance(choice, FormulaChoice)
+    assert choice.formula == (
+        "(revenue[FY2021] / revenue[FY2020] - 1) - (revenue[FY2020] / revenue[FY2019] - 1)"
+    )
+    assert (choice.title, choice.presentation.display) == ("Change in revenue growth", "points")

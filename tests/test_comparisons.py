@@ -30,7 +30,7 @@ def figures(sample_store):
          "operating cash flow", "capital expenditure"),
         ("Does 3M's free cash flow fully cover the dividends?", "free cash flow", "dividends"),
         ("Was Apple's cash from operations enough to fund its share repurchases in 2022?",
-         "cash from operations enough to", "share repurchases"),
+         "cash from operations", "share repurchases"),
         # asked the other way round: what is covered comes first
         ("Is Activision Blizzard's dividend covered by its free cash flow in FY2022?",
          "free cash flow", "dividend"),
@@ -41,6 +41,11 @@ def figures(sample_store):
          "free cash flow", "dividends"),
         ("How much was 3M's operating cash flow, and could it fund its capital expenditure?",
          "operating cash flow", "capital expenditure"),
+        # "enough to cover" is a cover
+        ("What was Intel's free cash flow in FY2020, and was it enough to cover its dividends?",
+         "free cash flow", "dividends"),
+        ("Was Intel's free cash flow sufficient to cover its dividends in FY2020?",
+         "free cash flow", "dividends"),
     ],
 )  # fmt: skip
 def test_a_cover_question_names_what_covers_and_what_is_covered(question, source, use):

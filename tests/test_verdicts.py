@@ -12,7 +12,7 @@ from scripted_lm import ScriptedLM
 
 from programs.inapplicable import inapplicable_verdict
 from programs.research_program import ResearchProgram, ResearchSettings
-from programs.verdicts import benchmark_verdict, opposes, presence_verdict
+from programs.verdicts import benchmark_verdict, change_verdict, opposes, presence_verdict
 
 HEALTHY = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
 
@@ -431,3 +431,18 @@ def test_a_verdict_dates_the_figure_it_states(verdict, value, said):
     from programs.figure_verdicts import verdict_with_period
 
     assert verdict_with_period(verdict, value, "in FY2022") == said
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "opening"),
+    [
+        ("Is Acme's revenue growth accelerating in FY2031?", 0.129, "Yes"),
+        ("Is Acme's revenue growth accelerating in FY2031?", -0.02, "No"),
+        ("Is Acme's revenue growth decelerating in FY2031?", 0.129, "No"),
+        ("Did Acme's revenue growth slow down in FY2031?", -0.02, "Yes"),
+    ],
+)
+def test_growth_speeding_up_or_slowing_down_is_the_sign_of_its_change(question, value, opening):
+    """ "Growth" reads as a rise; "decelerating" and "slow down" ask the other way."""
+    verdict = change_verdict(question, "Change in revenue growth", value, "2.0 percentage points")
+    assert verdict is not None and verdict.startswith(f"{opening}: the revenue growth")
