@@ -36,9 +36,19 @@ def verdict_with_period(verdict: str, value: str, when: str) -> str | None:
     """``verdict`` with the period its figure is ``when`` beside the figure it states, so the
     answer says the figure once: "No: a quick ratio of 0.54 in FY2022 is below 1", not that
     verdict followed by "Quick ratio in FY2022 was 0.54." A figure qualified by what it is a
-    share of keeps it ("16.9% of revenue in FY2022"). None when the verdict does not state
+    share of keeps it ("16.9% of revenue in FY2022"), and a change's size is found without
+    its sign ("fell by 1.6 percentage points" of -1.6). None when the verdict does not state
     the figure (the figure's own sentence follows it then)."""
-    found = re.search(rf"(?<![\d.,$-]){re.escape(value)}(?!\d|[.,]\d)(?: of \w+)?", verdict)
+    found = next(
+        (
+            m
+            for text in dict.fromkeys((value, value.lstrip("-−+ ")))  # "fell by 1.6 points"
+            if (
+                m := re.search(rf"(?<![\d.,$-]){re.escape(text)}(?!\d|[.,]\d)(?: of \w+)?", verdict)
+            )
+        ),
+        None,
+    )
     if not found:
         return None
     return f"{verdict[: found.end()]} {when}{verdict[found.end() :]}"

@@ -106,13 +106,25 @@ def benchmark_verdict(question: str, title: str, value: float, text: str) -> str
 
 
 def opposes(sentence: str, verdict: str) -> bool:
-    """Whether ``sentence`` opens with the other yes/no than ``verdict``. Code's "Inventory
-    turnover does not apply to CRM: …" is a no: "Yes, inventory turnover is a meaningful
-    metric" beside it says the opposite, as "Yes, it has positive working capital" does
-    of a working capital that does not apply."""
+    """Whether ``sentence`` opens with the other yes/no than ``verdict``, or says in words
+    the other way whether a figure covered another. Code's "Inventory turnover does not
+    apply to CRM: …" is a no: "Yes, inventory turnover is a meaningful metric" beside it
+    says the opposite, as "Yes, it has positive working capital" does of a working capital
+    that does not apply."""
     theirs = yes_no_polarity(sentence)
+    if theirs is None and _COVERED.search(verdict) and _COVERED.search(sentence):
+        theirs = not _NOT_COVERED.search(sentence)  # "it was not enough to cover …"
     ours = False if _DOES_NOT_APPLY.search(verdict) else yes_no_polarity(verdict)
     return theirs is not None and ours is not None and theirs != ours
+
+
+#: Code's verdict on whether one figure covered another (:mod:`programs.comparisons`) and a
+#: sentence that says so in words, or says it did not: "This amount was not enough to cover
+#: its dividends" beside "Yes: free cash flow of $21,125 million covered dividends paid".
+_COVERED = re.compile(r"\bcover(?:s|ed|ing)?\b", re.IGNORECASE)
+_NOT_COVERED = re.compile(
+    r"\b(?:not|never|insufficient|unable|fail(?:s|ed)?)\b[^.;]{0,40}?\bcover", re.IGNORECASE
+)
 
 
 #: Code's verdict on a metric that does not apply

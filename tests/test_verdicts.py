@@ -446,3 +446,15 @@ def test_growth_speeding_up_or_slowing_down_is_the_sign_of_its_change(question, 
     """ "Growth" reads as a rise; "decelerating" and "slow down" ask the other way."""
     verdict = change_verdict(question, "Change in revenue growth", value, "2.0 percentage points")
     assert verdict is not None and verdict.startswith(f"{opening}: the revenue growth")
+
+
+def test_a_sentence_saying_in_words_the_other_way_whether_it_covered_opposes_the_verdict():
+    """Intel's free cash flow: code's "Yes: … covered dividends paid of $5,568 million"
+    beside the draft's "This amount was not enough to cover its dividends"."""
+    covered = "Yes: free cash flow of $21,125 million covered dividends paid of $5,568 million"
+    short = "No: cash from operations of $15,433 million did not cover capital expenditure"
+    not_enough = "This amount was not enough to cover its dividends."
+    enough = "Free cash flow comfortably covered the dividends."
+    assert opposes(not_enough, covered) and not opposes(not_enough, short)
+    assert opposes(enough, short) and not opposes(enough, covered)
+    assert not opposes("Intel paid dividends of $5.6 billion.", covered)  # says neither
