@@ -273,6 +273,11 @@ YEARS_BACK_RE = re.compile(
 )
 
 
+#: A year as a sentence names it ("in 2017 compared to 2016", "fiscal 2022", "FY2023"), not an
+#: amount ("$2,019 million", "1,999").
+BARE_YEAR_RE = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?![\d,])")
+
+
 #: The periods a question may name ("FY2022", "Q2 FY23", "June 30, 2023") and spans of
 #: time ("within the next 12 months"): :func:`without_periods` blanks them out.
 _PERIODS = (

@@ -35,6 +35,7 @@ import re
 from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
+from domain.period_patterns import BARE_YEAR_RE
 from programs.cause_check import (
     MEASURE_PATTERNS,
     measures_named,
@@ -228,10 +229,6 @@ def _told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
     return f"{before} {sentence}"
 
 
-#: A year as a sentence names it ("in 2017 compared to 2016", "fiscal 2022"), not an amount.
-_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?![\d,])")
-
-
 def _year_told(sentences: Sequence[str]) -> int | None:
     """The latest year a cause sentence is about: the years it names, else the years the
     sentence before it names. A 10-K explains the year and then the year before in the
@@ -240,7 +237,7 @@ def _year_told(sentences: Sequence[str]) -> int | None:
     been explained by its 2017 sentence. Of several sentences, those about an earlier year
     than another's are not the asked year's; None when neither sentence names a year."""
     for text in reversed(sentences):
-        if years := [int(year) for year in _YEAR.findall(text)]:
+        if years := [int(year) for year in BARE_YEAR_RE.findall(text)]:
             return max(years)
     return None
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
 from citations.sentences import split_sentences, without_units, without_units_and_followers
+from domain.period_patterns import BARE_YEAR_RE
 from metrics.numbers import NumberIndex, NumberToken, close, extract_numbers, readings
 from programs.figure_table import slice_figures
 from programs.verdicts import names_figure, opposes, wrong_way
@@ -277,7 +278,6 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
 
 #: A word read as an adjective, not a movement: "affected by increased tax payments".
 _ADJECTIVAL = re.compile(r"\b(?:by|of|from|with|the|an?|to|for|on)\s+$", re.IGNORECASE)
-_YEAR = re.compile(r"(?<![\d$.,])(?:19|20)\d\d(?![\d,])")
 
 
 def _moved_outright(text: str, after: Figure, rose: bool) -> bool:
@@ -288,7 +288,8 @@ def _moved_outright(text: str, after: Figure, rose: bool) -> bool:
     words = wrong_way(after.title, rose)
     if any(p.search(text) for p in wrong_way(after.title, not rose)):
         return False
-    if (years := set(_YEAR.findall(text))) and not years & set(_YEAR.findall(after.period)):
+    years, its_year = set(BARE_YEAR_RE.findall(text)), set(BARE_YEAR_RE.findall(after.period))
+    if years and not years & its_year:
         return False
     for word in (w for pattern in words for w in pattern.finditer(text)):
         clause = re.split(r"[.;,]\s", text[: word.start()])[-1]
