@@ -357,6 +357,11 @@ def test_per_share_rows_under_a_per_share_heading(pages):
             "acquisitions",
         ),
         ("Acquisitions of wireless licenses", "cash_flow", "USD", None),
+        # D&A as PG&E, Microsoft and Adobe print it, commas between; not with impairment
+        ("Depreciation, amortization, and decommissioning", "cash_flow", "USD", "dna"),
+        ("Depreciation, amortization, and other", "cash_flow", "USD", "dna"),
+        ("Depreciation, amortization and accretion", "cash_flow", "USD", "dna"),
+        ("Depreciation, amortization and impairment", "cash_flow", "USD", None),
         (
             "Acquisition of companies, net of cash acquired, and purchases of intangible and "
             "other assets",
