@@ -249,9 +249,10 @@ def _opposes(text: str, figures: Sequence[Figure]) -> bool:
 def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
     """Whether ``text`` moves a figure the other way than its periods' values do: "it
     increased to 67.3%" or "improved … to 67.3%" of a gross margin that fell from 68.2% to
-    67.3% (:func:`programs.verdicts.wrong_way`). Only a movement
-    that lands on the later figure ("… to 67.3%") is read, so a sentence on something else
-    that rose (costs, while the margin fell) is left alone."""
+    67.3% (:func:`programs.verdicts.wrong_way`). Only a movement that lands on the later
+    figure ("… to 67.3%"), follows it (:func:`_moved_after`) or follows the figure's name
+    (:func:`_moved_outright`) is read, so a sentence on something else that rose (costs,
+    while the margin fell) is left alone."""
     series: dict[str, list[Figure]] = {}
     for figure in figures:
         series.setdefault(figure.title, []).append(figure)
@@ -260,7 +261,8 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
         for before, after in itertools.pairwise(points):
             if before.value == after.value:
                 continue
-            words = wrong_way(after.title, rose=after.value > before.value)
+            rose = after.value > before.value
+            words = wrong_way(after.title, rose)
             for word in (w for pattern in words for w in pattern.finditer(text)):
                 clause = re.split(r"[.;]\s|,\s(?:while|but|and|whereas)\b", text[word.end() :])[0]
                 landing = re.search(r"\bto\s+", clause[:80])
@@ -270,7 +272,6 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
                 lands = stated and stated[0].start <= 1 and same_kind(stated[0], after)
                 if lands and states_figure(stated[0], after):
                     return True
-            rose = after.value > before.value
             if _moved_after(text, after, words) or _moved_outright(text, after, rose):
                 return True
     return False
