@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 from citations.markup import CitedAnswer
 from domain.period_patterns import BARE_YEAR_RE
+from metrics.answer_verdicts import is_yes_no_question
 from programs.cause_check import (
     MEASURE_PATTERNS,
     measures_named,
@@ -108,6 +109,14 @@ def _direction(text: str) -> str:
     return "up" if up and not down else "down" if down and not up else ""
 
 
+def _asked_direction(question: str) -> str:
+    """The way the question says the figure moved: "Why did operating income decline?"
+    says it fell. "Did Oracle's operating cash flow increase, and what drove it?" asks
+    whether it rose, so it says no way: its cash from operations fell, and the 10-K's
+    "… decreased … primarily due to lower net income" is the cause to quote."""
+    return "" if is_yes_no_question(question) else _direction(question)
+
+
 def cause_query(question: str) -> str | None:
     """A search for the cause sentence in the filing's own words ("operating income
     decreased declined primarily due to"): the question's words ("Why did FedEx's
@@ -121,7 +130,7 @@ def cause_query(question: str) -> str | None:
     if named is None:
         return None
     moved = {"up": "increased rose", "down": "decreased declined"}.get(
-        _direction(question), "increased decreased"
+        _asked_direction(question), "increased decreased"
     )
     cost = " cost of sales revenues" if _measures(asked) == {"gross profit"} else ""
     return f"{named}{cost} {moved} primarily due to"
@@ -148,7 +157,7 @@ def gives_cause(sentence: str, question: str) -> bool:
     asked_activity, told_activity = _activities(question), _activities(explained)
     if asked_activity and told_activity and not asked_activity & told_activity:
         return False  # investing cash flows explained, operating asked
-    asked = _direction(question)
+    asked = _asked_direction(question)
     if inverse:  # a cost that rose is a margin that fell
         asked = {"up": "down", "down": "up"}.get(asked, "")
     return not asked or _direction(explained) in (asked, "")

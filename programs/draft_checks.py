@@ -381,6 +381,11 @@ _CUT_OFF = re.compile(
     r"(?:\b(?:and|or|but|of|the|an|to|for|with|by|from|as|than|including)|\()[\s,.]*$",
     re.IGNORECASE,
 )
+#: A report's heading written into the prose, its marks after it: "Sources¹,²,³†".
+_HEADING_ONLY = re.compile(
+    r"^\W*(?:sources?|notes?|references?|citations?|evidence|scope|formulas?|answer)\W*$",
+    re.IGNORECASE,
+)
 #: A sentence that ends at its colon, a full stop after it or not ("… driven by the
 #: following factors:¹˒²˒³." once its marks are read off).
 _ENDS_AT_COLON = re.compile(r":\s*\.?\s*$")
@@ -396,7 +401,8 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     stands, nor one left at a word its marks stood after ("This is stated in¹ and²."), nor
     one whose cause names nothing ("Intel's revenue declined in FY2022 due to a combination
     of factors."), nor one cut off at a word that wants more ("… purchases of marketable
-    securities and¹."). A full stop after the colon ("… was driven by the following
+    securities and¹."), nor a heading written as prose ("Sources¹,²,³†", after a composed
+    Oracle answer). A full stop after the colon ("… was driven by the following
     factors:¹˒²˒³.", Intel's Q1 2023 revenue cause) leaves it a lead-in. With them gone, an
     empty draft is code's to send back. Returns how many went."""
     sentences = [s for s in split_sentences(answer.body) if not s.in_table]
@@ -406,7 +412,10 @@ def drop_dangling_lead_in(answer: CitedAnswer) -> tuple[CitedAnswer, int]:
     dangling = [
         s
         for s, text in said
-        if _STOPS_AT_VERB.match(text) or _EMPTY_CAUSE.search(text) or _CUT_OFF.search(text)
+        if _STOPS_AT_VERB.match(text)
+        or _EMPTY_CAUSE.search(text)
+        or _CUT_OFF.search(text)
+        or _HEADING_ONLY.match(text)
     ]
     last, last_text = said[-1]
     if last not in dangling and _ENDS_AT_COLON.search(last_text):

@@ -10,7 +10,8 @@ at all; otherwise it is removed, never printed. Sentences stating changes or gap
 they are removed too when their amount is not a figure: the computed lines say it right.
 A sentence that opens with the other yes/no than code's verdict on a figure
 (:mod:`programs.verdicts`) goes too, and so does one that moves a figure the other way than
-its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%), or that
+its periods' values do ("increased to 67.3%" of a margin that fell from 68.2%; "The increase
+was driven by …" where only that figure moved), or that
 ranks two companies the other way than their figures do ("Boeing had the higher operating
 margin" of Boeing's -5.3% beside 3M's 19.1%), or that gives a ratio's value a percent sign.
 
@@ -250,9 +251,10 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
     """Whether ``text`` moves a figure the other way than its periods' values do: "it
     increased to 67.3%" or "improved … to 67.3%" of a gross margin that fell from 68.2% to
     67.3% (:func:`programs.verdicts.wrong_way`). Only a movement that lands on the later
-    figure ("… to 67.3%"), follows it (:func:`_moved_after`) or follows the figure's name
-    (:func:`_moved_outright`) is read, so a sentence on something else that rose (costs,
-    while the margin fell) is left alone."""
+    figure ("… to 67.3%"), follows it (:func:`_moved_after`), follows the figure's name
+    (:func:`_moved_outright`) or is the subject of a sentence in a report where only that
+    figure moved (:func:`_moved_as_subject`) is read, so a sentence on something else that
+    rose (costs, while the margin fell) is left alone."""
     series: dict[str, list[Figure]] = {}
     for figure in figures:
         series.setdefault(figure.title, []).append(figure)
@@ -274,7 +276,35 @@ def _misdirected(text: str, figures: Sequence[Figure]) -> bool:
                     return True
             if _moved_after(text, after, words) or _moved_outright(text, after, rose):
                 return True
-    return False
+    moving = [points for points in series.values() if len({f.value for f in points}) > 1]
+    return len(moving) == 1 and _moved_as_subject(text, sorted(moving[0], key=lambda f: f.period))
+
+
+#: A sentence whose subject is a movement, named by no figure: "The increase was driven by
+#: higher services revenues", "This decline reflects …". A noun that some words qualify
+#: ("The increase in receivables was …") is another figure's movement, so the verb (or
+#: "of $…", the movement's size) must follow the noun at once.
+_MOVEMENT_SUBJECT = re.compile(
+    r"^\W*(?:the|this|that|such|its)\s+(?:(?:year[- ]over[- ]year|annual|overall|significant|"
+    r"slight|sharp|substantial|modest|large)\s+)*(?P<movement>[a-z]+)\s*[⁰¹²³⁴⁵⁶⁷⁸⁹,]*\s+"
+    r"(?:of\s+\$?\d|was|is|were|has|had|came|can|could|arose|occurred|primarily|mainly|"
+    r"largely|mostly|partly|partially|reflect\w*|result\w*|stemm\w*|attribut\w*|driven|due)\b",
+    re.IGNORECASE,
+)
+
+
+def _moved_as_subject(text: str, points: Sequence[Figure]) -> bool:
+    """Whether ``text`` opens on a movement the other way than the report's one moving
+    figure (``points``, in period order) went: "The increase was driven by higher services
+    revenues" of cash from operations that fell from $15,887 million to $9,539 million. With
+    one figure that moved, the movement a sentence speaks of without naming it is that
+    figure's; with two, it could be either's, and is left alone."""
+    subject = _MOVEMENT_SUBJECT.match(text)
+    if subject is None:
+        return False
+    rose = points[-1].value > points[0].value
+    movement = subject.group("movement")
+    return any(p.fullmatch(movement) for p in wrong_way(points[-1].title, rose))
 
 
 #: A word read as an adjective, not a movement: "affected by increased tax payments".

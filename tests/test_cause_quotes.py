@@ -279,3 +279,20 @@ def test_a_cash_flow_asked_is_explained_by_its_own_activity():
     assert gives_cause(operating, asked) and not gives_cause(investing, asked)
     assert quoted_cause(asked, [_page(f"{investing} {operating}")])[1] == operating
     assert gives_cause(investing, "Why did Acme's cash flow change in FY2031?")
+
+
+def test_a_yes_no_question_names_no_direction_the_cause_must_take():
+    """ "Did Oracle's operating cash flow increase in FY2022, and what drove it?": it fell,
+    and the 10-K's "… decreased … primarily due to lower net income" is the cause to quote;
+    "Why did it increase?" says it rose, and a sentence on a decrease is not its cause."""
+    fell = (
+        "Net cash provided by operating activities decreased in 2031 primarily due to "
+        "lower net income."
+    )
+    assert gives_cause(
+        fell, "Did Acme's operating cash flow increase in FY2031, and what drove it?"
+    )
+    assert not gives_cause(fell, "Why did Acme's operating cash flow increase in FY2031?")
+    assert cause_query("Did Acme's operating income increase, and why?") == (
+        "operating income increased decreased primarily due to"
+    )

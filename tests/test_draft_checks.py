@@ -474,3 +474,13 @@ def test_a_sentence_said_twice_goes_once():
     assert [f.number for f in kept.references.footnotes] == [1]
     other = cited_answer("Revenue rose 5% in FY2030.¹ Revenue rose 7% in FY2031.¹")
     assert drop_repeats(other) == (other, 0)  # a figure of its own is no repeat
+
+
+@pytest.mark.parametrize("heading", ["Sources¹,²,³†", "Notes:", "**Sources**¹"])
+def test_a_heading_written_into_the_prose_goes(heading):
+    """A composed Oracle answer ended on "Sources¹,²,³†", the report's heading as prose."""
+    answer = cited_answer(f"Operating cash flow fell 40%.¹ {heading}")
+    kept, dropped = drop_dangling_lead_in(answer)
+    assert dropped == 1 and kept.body.strip() == "Operating cash flow fell 40%.¹"
+    one_word = cited_answer("Yes.¹ Operating cash flow fell 40%.¹")
+    assert drop_dangling_lead_in(one_word) == (one_word, 0)

@@ -217,6 +217,45 @@ def test_a_figure_said_to_move_the_other_way_outright_is_removed():
     assert all(sentence in checked.body for sentence in kept)
 
 
+def test_a_movement_the_other_way_as_a_sentences_subject_is_removed():
+    """ "The increase was driven by higher services revenues" of cash from operations that
+    fell: with one figure that moved, the unnamed movement is that figure's. A movement
+    qualified by another figure ("The increase in receivables was …") stays, and so does
+    the right way, and any movement where two figures moved."""
+    from programs.figure_check import drop_contradicting
+    from retrieval.companies import load_companies
+    from signatures.synthesiser import ProbeAnswer, SliceReport
+
+    def report(fy: int, cfo: float, margin: float | None = None) -> SliceReport:
+        figures = [Figure(title="Cash from operations", period=f"FY{fy}", value=cfo,
+                          unit="USD", text=f"${cfo / 1e6:,.0f} million")]  # fmt: skip
+        if margin is not None:
+            figures.append(Figure(title="Gross margin", period=f"FY{fy}", value=margin,
+                                  unit="%", text=f"{margin:.1%}"))  # fmt: skip
+        probe = ProbeAnswer(index=1, probe_title="cfo", probe_question="?", figures=figures)
+        return SliceReport(slice=SliceRef(ticker="JNJ", fy=fy, fq=4), probe_answers=[probe])
+
+    wrong = [
+        "The increase was driven by higher services revenues and a decrease in costs¹.",
+        "This significant increase¹ reflects stronger collections.",
+        "The rise of $1,200 million came from working capital.",
+    ]
+    kept = [
+        "The increase in receivables was driven by billing.",  # another figure's movement
+        "The decrease was driven by higher tax payments¹.",  # the right way
+        "Receivables increased.",
+    ]
+    answer = CitedAnswer(body=" ".join([*wrong, *kept]))
+    one_moved = [report(2021, 15_887e6), report(2022, 9_539e6)]
+    checked, removed = drop_contradicting(answer, one_moved, load_companies())
+    assert removed == len(wrong)
+    assert all(s not in checked.body for s in wrong)
+    assert all(s in checked.body for s in kept)
+    two_moved = [report(2021, 15_887e6, 0.70), report(2022, 9_539e6, 0.72)]
+    _, removed = drop_contradicting(answer, two_moved, load_companies())
+    assert removed == 0  # "the increase" may be the margin's
+
+
 def _two_company_margins():
     from domain.cells import SliceRef
     from signatures.synthesiser import ProbeAnswer, SliceReport
