@@ -4,7 +4,10 @@ except by the rounding the reader asked for."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from calculator.choice import Presentation
+from calculator.evaluation import change_ends
 from calculator.result import Calculation
 
 _DEFAULT_DECIMALS = {"percent": 1, "points": 1, "ratio": 2, "days": 2, "per_share": 2}
@@ -40,3 +43,33 @@ def answer_sentence(calculation: Calculation, presentation: Presentation) -> str
     """``Operating margin (FY2018): 22.3%.``"""
     value = format_value(calculation, presentation)
     return f"{calculation.title} ({calculation.period.label}): {value}."
+
+
+def figure_sentence(
+    calculation: Calculation, presentation: Presentation, when: str, printed: str, value: str
+) -> str:
+    """``Capital expenditure (purchases of property) in FY2022 was $1,749 million``: the
+    figure (``value`` as formatted, ``printed``: the row label it was read under) at
+    ``when`` (:func:`programs.figure_periods.figure_when`); a change with its direction and
+    both periods' figures (:func:`change_sentence`)."""
+    changed = change_sentence(calculation, presentation, when)
+    return changed or f"{calculation.title}{printed} {when} was {value}"
+
+
+def change_sentence(calculation: Calculation, presentation: Presentation, when: str) -> str | None:
+    """``Gross margin rose by 0.7 percentage points from FY2019 to FY2020 (75.3% to
+    75.9%)``: a change said with its direction and both periods' figures, as a reader of a
+    trend asks it. None for a figure that is no change of one level (a growth, a ratio)."""
+    base = calculation.title.removeprefix("Change in ")
+    ends = change_ends(calculation)
+    if base == calculation.title or base.endswith(" growth") or ends is None:
+        return None
+    level = replace(
+        presentation,
+        display="percent" if presentation.display == "points" else presentation.display,
+    )
+    earlier, later = (format_value(replace(calculation, value=v), level) for v in ends)
+    size = format_value(replace(calculation, value=abs(calculation.value)), presentation)
+    value = calculation.value
+    moved = f"rose by {size}" if value > 0 else f"fell by {size}" if value < 0 else "was unchanged"
+    return f"{base[:1].upper()}{base[1:]} {moved} {when} ({earlier} to {later})"

@@ -199,6 +199,20 @@ def _absent_where_read(concept: str, resolver: FactResolver, at: Period) -> bool
     return resolver.pick(total, at) is not None and not resolver.prints(statement, rows, at)
 
 
+def change_ends(calculation: Calculation) -> tuple[float, float] | None:
+    """(earlier, later): the two levels a change subtracts (``gross_margin[FY2020] -
+    gross_margin[FY2019]`` gives the two margins), so its sentence can state both periods'
+    figures beside the change; None for any other formula."""
+    node = calculation.expression
+    if not (isinstance(node, Binary) and node.op == "-"):
+        return None
+    try:
+        later, earlier = (_evaluate(side, calculation.bound)[0] for side in (node.left, node.right))
+    except (CalculationError, KeyError):
+        return None
+    return earlier, later
+
+
 class _NoStandIn(Exception):
     """A fact a stand-in needs is missing, and has no stand-in of its own."""
 

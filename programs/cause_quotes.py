@@ -72,6 +72,12 @@ _THAN_ANOTHER = re.compile(
     r"(?:prior|previous|preceding|last|same|year[- ]ago|fiscal|FY|(?:19|20)\d\d)\b)",
     re.IGNORECASE,
 )
+#: The size of one effect on the figure, not its change: "Cost of net revenues … was
+#: favorably impacted by $7 million attributable to foreign currency movements".
+_EFFECT_SIZE = re.compile(
+    r"\b(?:impacted|affected|benefit+ed|hurt)\s+by\s+(?:approximately\s+|about\s+)?\$?\d",
+    re.IGNORECASE,
+)
 #: Longer than this, a page "sentence" is a run of table text, not a sentence.
 _MAX_CHARS = 600
 
@@ -138,8 +144,9 @@ def cause_query(question: str) -> str | None:
 
 def gives_cause(sentence: str, question: str) -> bool:
     """Whether a page ``sentence`` gives the cause of the change ``question`` asks about:
-    the question's figure named before the cause connective, a change told as done, in
-    the question's direction, and no part or quarter the question does not name."""
+    the question's figure named before the cause connective, a change told as done (not
+    the size of one effect on it), in the question's direction, and no part or quarter the
+    question does not name."""
     parts = split_at_cause(sentence)
     if parts is None or max(map(len, page_sentences(sentence))) > _MAX_CHARS:
         return False
@@ -152,7 +159,7 @@ def gives_cause(sentence: str, question: str) -> bool:
         return False
     if _QUARTER.search(explained) and not _QUARTER.search(question):
         return False
-    if _THAN_ANOTHER.search(explained):
+    if _THAN_ANOTHER.search(explained) or _EFFECT_SIZE.search(explained):
         return False
     asked_activity, told_activity = _activities(question), _activities(explained)
     if asked_activity and told_activity and not asked_activity & told_activity:
@@ -227,12 +234,19 @@ _THIS_CHANGE = re.compile(
 )
 
 
+#: A change that names what changed: "The increase in product development expenses".
+_OWN_FIGURE = re.compile(r"\s+(?:in|of)\s+(?![$\d])", re.IGNORECASE)
+
+
 def _told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
     """The sentence at ``at`` with the one before it, when it gives the cause of "this
-    increase" and that one states the change without a cause of its own; else None."""
+    increase", names no figure of its own ("The increase in …"), and that one states the
+    change without a cause of its own; else None."""
     if at == 0 or not _THIS_CHANGE.match(sentences[at]):
         return None
     before, sentence = sentences[at - 1], sentences[at]
+    if _OWN_FIGURE.match(sentence, _THIS_CHANGE.match(sentence).end()):
+        return None  # "The increase in cost of net revenues … was due to": its own figure
     if split_at_cause(before) is not None:
         return None
     return f"{before} {sentence}"

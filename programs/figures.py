@@ -1,10 +1,9 @@
 """Figures from code: the number a question asks for, computed from a slice's statement facts.
 
-Why this exists: a language model that copies digits from page text misreads columns and
-does sums wrong, and a small embedded model cannot do it at all. When the question names a
-line item or a metric the calculator knows ("capital expenditure", "operating margin",
-"revenue growth"), the figure is read from the statement facts parsed at ingest and computed
-by :mod:`calculator`; the model then only writes prose around it.
+A model that copies digits from page text misreads columns and does sums wrong, and a small
+one cannot do it at all. When the question names a line item or a metric the calculator
+knows ("capital expenditure", "operating margin", "revenue growth"), the figure is read from
+the statement facts parsed at ingest and computed by :mod:`calculator`; the model writes prose.
 
 A slice gets one *figure probe* (its question is written here, so the probe loop can tell it
 from the model's probes and answer it without a model call). Its answer is one sentence with
@@ -20,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from calculator.answers import format_value
+from calculator.answers import figure_sentence, format_value
 from calculator.choice import FormulaChoice
 from calculator.concepts import CONCEPTS
 from calculator.errors import CalculationError
@@ -414,7 +413,8 @@ class Figures:
         value = computed.value_text
         printed = calculation.printed_as()
         when = figure_when(calculation, names_fixed_years(computed.choice))
-        sentence = f"{calculation.title}{printed} {when} was {value}{marker}."
+        said = figure_sentence(calculation, computed.choice.presentation, when, printed, value)
+        sentence = f"{said}{marker}."
         verdict = verdict or (
             judged
             and settled_verdict(

@@ -457,3 +457,29 @@ def test_growth_asked_to_speed_up_or_slow_down_is_this_years_less_last_years(que
         "(revenue[FY2021] / revenue[FY2020] - 1) - (revenue[FY2020] / revenue[FY2019] - 1)"
     )
     assert (choice.title, choice.presentation.display) == ("Change in revenue growth", "points")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("What was the change in Contoso's gross margin from FY2020 to FY2021?",
+         "Gross margin rose by 1.7 percentage points from FY2020 to FY2021 (40.0% to 41.7%)"),
+        ("What was the change in Contoso's operating income from FY2020 to FY2021?",
+         "Operating income rose by $90 million from FY2020 to FY2021 ($150 million to "
+         "$240 million)"),
+        ("What was Contoso's gross margin in FY2021?", "Gross margin in FY2021 was 41.7%"),
+    ],
+)  # fmt: skip
+def test_a_change_is_said_with_its_direction_and_both_periods_figures(question, sentence):
+    """A trend's reader asks which way and from what to what: "Change in gross margin from
+    FY2019 to FY2020 was 0.7 percentage points" said neither."""
+    from dataclasses import replace
+
+    from calculator.answers import figure_sentence
+
+    choice = chosen(question)
+    result = calculate(choice.formula, contoso(), choice.period, definitions=choice.definitions)
+    result = replace(result, title=choice.title)  # as the figure probe titles it
+    when = "from FY2020 to FY2021" if "change" in question else "in FY2021"
+    value = format_value(result, choice.presentation)
+    assert figure_sentence(result, choice.presentation, when, "", value) == sentence

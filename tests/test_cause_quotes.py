@@ -296,3 +296,25 @@ def test_a_yes_no_question_names_no_direction_the_cause_must_take():
     assert cause_query("Did Acme's operating income increase, and why?") == (
         "operating income increased decreased primarily due to"
     )
+
+
+def test_a_cost_explained_below_its_table_is_a_gross_margins_cause():
+    """eBay explains no gross margin but its cost of net revenues, right below that cost's
+    table, with no stop between the table's last figure and the sentence; beside it, the
+    size of one effect ("favorably impacted by $7 million attributable to …") is no cause,
+    and "The increase in product development expenses …" names its own figure, so it is
+    not read with the sentence before it."""
+    cause = (
+        "The increase in cost of net revenues in 2031 compared to 2030 was primarily due to "
+        "an increase in payment processing costs."
+    )
+    page = _page(
+        "The following table presents cost of net revenues: 2031 % Change 2030 Cost of net "
+        f"revenues $ 2,473 16 % $ 2,136 As a percentage of net revenues 24.7 % 23.4 % {cause} "
+        "Cost of net revenues was favorably impacted by $7 million attributable to foreign "
+        "currency movements in 2031. Some costs are reflected as a cost of net revenues. "
+        "The increase in product development expenses in 2031 was primarily due to "
+        "employee-related costs."
+    )
+    asked = "What drove the change in Acme's gross margin from FY2030 to FY2031?"
+    assert quoted_cause(asked, [page])[1] == cause
