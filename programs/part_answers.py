@@ -24,15 +24,27 @@ from signatures.synthesiser import Figure
 #: Rows that reconcile the parts to the total rather than being a part of the business
 #: (Intel's "All other": start-up businesses, restructuring charges, unallocated costs).
 _ADJUSTMENT = re.compile(
-    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|corporate|adjust\w*)\b"
-    r"|^all\s+other\b",
+    r"\b(?:eliminat\w*|unallocat\w*|intersegment|reconcil\w*|adjust\w*)\b|^all\s+other\b",
+    re.I,
+)
+#: "Corporate" names a reconciling row only with nothing but such words beside it
+#: ("Corporate and other", "Corporate expenses"); "Corporate & Investment Bank" (JPMorgan's)
+#: and "International Developmental Licensed Markets & Corporate" (McDonald's) are segments.
+_CORPORATE_ONLY = re.compile(
+    r"^(?:\W|\b(?:corporate|other|and|the|expenses?|costs?|items?|activities|unallocated|"
+    r"shared|services|center|centre|general)\b)*$",
     re.I,
 )
 
 
+def _is_adjustment(label: str) -> bool:
+    """Whether a row reconciles the parts to the total rather than being a part."""
+    return bool(_ADJUSTMENT.search(label) or _CORPORATE_ONLY.fullmatch(label.strip()))
+
+
 def _change(breakdown: Breakdown, part: Part) -> str:
     """``, +7.0% from $191,973 million`` (none for a reconciling row: its size is no trend)."""
-    change = None if _ADJUSTMENT.search(part.label) else breakdown.change(part)
+    change = None if _is_adjustment(part.label) else breakdown.change(part)
     return "" if change is None else f", {change * 100:+.1f}% from {millions(part.prior or 0)}"
 
 
@@ -193,7 +205,7 @@ def _verdict(
     """Code's answer to the choice asked, and the part it names (None for a list); a list
     asked of two parts the question names ("How did Americas' growth compare with
     Europe's?") opens with their comparison."""
-    parts = [p for p in breakdown.parts if not _ADJUSTMENT.search(p.label)]
+    parts = [p for p in breakdown.parts if not _is_adjustment(p.label)]
     if not parts:
         return "", None
     if ask.kind == "listed" and (compared := _compared(ask, breakdown, asked_parts)):

@@ -329,6 +329,26 @@ def test_a_catch_all_row_is_listed_but_never_chosen():
     assert chosen is not None and chosen.label == "Programmable Solutions Group", line
 
 
+@pytest.mark.parametrize(
+    ("segment", "reconciling"),
+    [
+        ("Corporate & Investment Bank", "Corporate"),  # JPMorgan's
+        ("International Developmental Licensed Markets & Corporate", "Corporate and other"),
+    ],
+)
+def test_a_segment_named_corporate_beside_other_words_is_chosen(segment, reconciling):
+    """ "Corporate" alone, or with "other" and "expenses", is a reconciling row; beside a
+    business's own words it is a segment, and may be the highest."""
+    from calculator.breakdown import Breakdown, Part
+    from programs.part_answers import _verdict
+
+    parts = (Part("Consumer & Community Banking", 3_000e6), Part(segment, 3_725e6),
+             Part(reconciling, 4_000e6))  # fmt: skip
+    breakdown = Breakdown(parts, sum(p.value for p in parts))
+    line, chosen = _verdict(PartAsk("highest", "net income"), breakdown)
+    assert chosen is not None and chosen.label == segment, line
+
+
 def test_parts_footed_before_reconciling_items_say_so_beside_the_consolidated_figure():
     """Intel's FY2022 segments add up to $63,574 million before $520 million of
     intersegment revenue: the answer gives net revenue, the table's own total and the
