@@ -96,6 +96,13 @@ _OFFERINGS = re.compile(
     r"|\bwhat\s+(?:does|do|did)\b[^?.]*?\b(?:sell|offer)\b",
     re.I,
 )
+#: "Which segments did Intel report in FY2020?", "What are Apple's reportable segments?":
+#: the segments themselves, with no measure named.
+_SEGMENTS_ASKED = re.compile(
+    r"^\s*(?:which|what)\s+(?:are\s+|were\s+)?(?:the\s+)?(?:[\w&.'’-]+\s+){0,3}?"
+    r"(?:reportable\s+|reporting\s+|operating\s+|business\s+)?segments\b",
+    re.I,
+)
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 _FOOTNOTE_MARKS = re.compile(r"(?:\s*\((?:\d+|[a-z])\))+\s*$")
 
@@ -138,9 +145,12 @@ def read_part_ask(question: str) -> PartAsk | None:
         return PartAsk("named", measure, asked=question)
     if not (_PART_NOUN.search(question) or PART_RE.search(question)):
         return None
-    if measure is None and (_GROWTH.search(question) or _PRESENCE.search(question)):
+    if measure is None and (
+        _GROWTH.search(question) or _PRESENCE.search(question) or _SEGMENTS_ASKED.search(question)
+    ):
         # "which segment dragged down growth": a company grows by sales; "the geographies
-        # it has a presence in": the places its sales come from
+        # it has a presence in": the places its sales come from; "which segments does it
+        # report?": the segments its sales are split by
         measure = "revenue"
     if measure is None:
         return None

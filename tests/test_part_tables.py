@@ -81,6 +81,9 @@ def figures():
         # a share of the largest part names no part's label: the highest, with its share
         ("What share of PLANE's revenue came from its largest segment?", "highest", "revenue"),
         ("What percentage of sales came from the smallest region?", "lowest", "revenue"),
+        # the segments themselves, by the revenue each brings
+        ("Which segments did PLANE report in FY2020?", "listed", "revenue"),
+        ("What are PLANE's reportable segments as of FY2022?", "listed", "revenue"),
     ],
 )
 def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, measure):
@@ -96,6 +99,7 @@ def test_a_question_about_parts_is_read_for_its_ask_and_measure(question, kind, 
         "Which segment is the most capital intensive?",
         "Which business model drives PLANE's revenue?",
         "Excluding the impact of M&A, which segment dragged down revenue growth?",
+        "Does PLANE report segments?",
     ],
 )
 def test_no_part_or_no_measure_is_no_parts_question(question):
