@@ -112,6 +112,34 @@ def page_sentences(page: str) -> list[str]:
     return sentences
 
 
+#: A cause told of the change the sentence before it states: "During 2022, net cash
+#: provided by operating activities increased by $1.4 billion … This increase was
+#: partially due to an increase in base revenues …" (PG&E's 10-K).
+_THIS_CHANGE = re.compile(
+    r"^\W*(?:this|that|the)\s+(?:increase|decrease|decline|change|improvement|reduction"
+    r"|growth)\b",
+    re.IGNORECASE,
+)
+
+
+#: A change that names what changed: "The increase in product development expenses".
+_OWN_FIGURE = re.compile(r"\s+(?:in|of)\s+(?![$\d])", re.IGNORECASE)
+
+
+def told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
+    """The sentence at ``at`` with the one before it, when it gives the cause of "this
+    increase", names no figure of its own ("The increase in …"), and that one states the
+    change without a cause of its own; else None."""
+    if at == 0 or not _THIS_CHANGE.match(sentences[at]):
+        return None
+    before, sentence = sentences[at - 1], sentences[at]
+    if _OWN_FIGURE.match(sentence, _THIS_CHANGE.match(sentence).end()):
+        return None  # "The increase in cost of net revenues … was due to": its own figure
+    if split_at_cause(before) is not None:
+        return None
+    return f"{before} {sentence}"
+
+
 def measures_named(text: str) -> set[str]:
     """The statement measures ``text`` names (gross profit, SG&A, EPS, …), by their names."""
     return {name for name, pattern in _FIGURES.items() if pattern.search(text)}
@@ -135,13 +163,15 @@ def split_at_cause(text: str) -> tuple[str, str] | None:
 
 def given_to(cause: str, page: str) -> set[str]:
     """The figures ``page`` gives ``cause`` to: those named before the cause connective of
-    each page sentence whose cause holds most of ``cause``'s words (empty when none does)."""
+    each page sentence whose cause holds most of ``cause``'s words (empty when none does),
+    a cause of "this increase" read with the sentence before it that names the figure."""
     words = _cause_words(cause)
     if len(words) < _MIN_WORDS:
         return set()
     owners: set[str] = set()
-    for sentence in page_sentences(page):
-        parts = split_at_cause(sentence)
+    sentences = page_sentences(page)
+    for at, sentence in enumerate(sentences):
+        parts = split_at_cause(told_with_its_change(sentences, at) or sentence)
         if parts and len(words & _cause_words(parts[1])) >= _COPIED * len(words):
             owners |= measures_named(parts[0])
     return owners

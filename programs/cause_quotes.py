@@ -42,6 +42,7 @@ from programs.cause_check import (
     measures_named,
     page_sentences,
     split_at_cause,
+    told_with_its_change,
 )
 from programs.figure_questions import PART_RE
 from programs.page_hits import PageHit, cited_to
@@ -205,7 +206,7 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
     for page in pages:
         sentences = page_sentences(page.text)
         for at, sentence in enumerate(sentences):
-            told = _told_with_its_change(sentences, at) or sentence
+            told = told_with_its_change(sentences, at) or sentence
             if gives_cause(told, question):
                 quoted = _without_page_furniture(told)
                 found.setdefault(quoted, page)
@@ -222,34 +223,6 @@ def quoted_cause(question: str, pages: Sequence[PageHit]) -> tuple[PageHit, str]
         return None
     ((sentence, page),) = found.items()
     return page, sentence
-
-
-#: A cause told of the change the sentence before it states: "During 2022, net cash
-#: provided by operating activities increased by $1.4 billion … This increase was
-#: partially due to an increase in base revenues …" (PG&E's 10-K).
-_THIS_CHANGE = re.compile(
-    r"^\W*(?:this|that|the)\s+(?:increase|decrease|decline|change|improvement|reduction"
-    r"|growth)\b",
-    re.IGNORECASE,
-)
-
-
-#: A change that names what changed: "The increase in product development expenses".
-_OWN_FIGURE = re.compile(r"\s+(?:in|of)\s+(?![$\d])", re.IGNORECASE)
-
-
-def _told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
-    """The sentence at ``at`` with the one before it, when it gives the cause of "this
-    increase", names no figure of its own ("The increase in …"), and that one states the
-    change without a cause of its own; else None."""
-    if at == 0 or not _THIS_CHANGE.match(sentences[at]):
-        return None
-    before, sentence = sentences[at - 1], sentences[at]
-    if _OWN_FIGURE.match(sentence, _THIS_CHANGE.match(sentence).end()):
-        return None  # "The increase in cost of net revenues … was due to": its own figure
-    if split_at_cause(before) is not None:
-        return None
-    return f"{before} {sentence}"
 
 
 def _year_told(sentences: Sequence[str]) -> int | None:

@@ -189,3 +189,15 @@ def test_a_page_sentence_runs_past_an_abbreviation_and_a_stop_before_lower_case(
         "Liquidity and Capital Resources The Company believes;",
         "its cash is ample.",
     ]
+
+
+def test_a_cause_of_this_increase_belongs_to_the_figure_the_sentence_before_names():
+    """PG&E's 10-K states its operating cash flow's change, then "This increase was
+    partially due to …": a draft giving that cause to net income moved it."""
+    page = (
+        "During 2031, net cash provided by operating activities increased by $1.4 billion. "
+        "This increase was partially due to higher base revenues and lower wildfire costs."
+    )
+    cause = " due to higher base revenues and lower wildfire costs."
+    assert misattributed_cause("Net income increased" + cause, [page])
+    assert misattributed_cause("Operating cash flow increased" + cause, [page]) is None
