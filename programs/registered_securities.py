@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from citations.markup import CitedAnswer
 from domain.cells import SliceRef
 from domain.periods import slice_period
+from metrics.answer_verdicts import is_yes_no_question
 from programs.latest_periods import position
 from programs.page_hits import PageHit, cited_to
 from retrieval.store import GridFilter
@@ -80,13 +81,18 @@ def registered_answer(question: str, page: PageHit) -> CitedAnswer | None:
         return None
     if _DEBT_ASKED.search(question):
         debt = [c for c in classes if _DEBT.search(c)]
+        asked_yes_no = is_yes_no_question(question)  # "Does eBay have any …?": yes or no first
         if debt:
             body = (
-                f"{len(debt)} debt securit{'ies are' if len(debt) > 1 else 'y is'} registered "
+                f"{'Yes: ' if asked_yes_no else ''}{len(debt)} debt "
+                f"securit{'ies are' if len(debt) > 1 else 'y is'} registered "
                 f"to trade on an exchange: {'; '.join(debt)}¹."
             )
         else:
-            body = f"None: the cover registers no debt security, only {'; '.join(classes)}¹."
+            body = (
+                f"{'No' if asked_yes_no else 'None'}: the cover registers no debt security, "
+                f"only {'; '.join(classes)}¹."
+            )
     else:
         body = f"Registered to trade on an exchange: {'; '.join(classes)}¹."
     return cited_to(body, page)

@@ -120,6 +120,15 @@ def test_a_cover_with_no_debt_says_so_and_names_what_it_registers():
     assert listed.body.startswith("Registered to trade on an exchange: Common Stock, par value")
 
 
+def test_a_yes_no_question_on_registered_debt_opens_with_yes_or_no():
+    """ "Does eBay have any debt securities registered …?" had been answered "None: …"."""
+    asked = "Does Shop have any debt securities registered to trade on an exchange?"
+    _, none, _ = page_answer(asked, SLICE, _in_the_slice(_Page(STOCK_ONLY)))
+    assert none.body == "No: the cover registers no debt security, only Common stock¹."
+    _, some, _ = page_answer(asked, SLICE, _in_the_slice(_Page(TRIPLES)))
+    assert some.body.startswith("Yes: 2 debt securities are registered to trade on an exchange")
+
+
 def test_only_a_question_about_registration_is_read_from_the_cover():
     assert asks_registered(QUESTION)
     assert asks_registered("Is Shop's common stock listed on the NYSE?")

@@ -230,15 +230,15 @@ def _page(size: int, unit: str) -> str:
 
 
 def _grows_linearly(work: Callable[[str], T], unit: str) -> T:
-    """Ten times the page (200 KB to 2 MB) takes well under forty times as long (a
-    quadratic cost takes a hundred times: the old code ran past the limit; a loaded
-    machine has been seen at 33 times for linear code, hence not thirty); what the 2 MB
-    page gave."""
+    """Ten times the page (200 KB to 2 MB) takes well under sixty times as long (a
+    quadratic cost takes a hundred times: the old code ran past the limit; a machine
+    loaded by a local model has been seen at 33 and 43 times for linear code, hence not
+    thirty or forty); what the 2 MB page gave."""
     small, large = _page(200_000, unit), _page(2_000_000, unit)
     with _time_limit(120):
         small_time, _ = _best_time(lambda: work(small), 3)
         large_time, result = _best_time(lambda: work(large), 3)
-    assert large_time < 40 * small_time, (small_time, large_time)
+    assert large_time < 60 * small_time, (small_time, large_time)
     return result
 
 
