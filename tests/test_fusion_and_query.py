@@ -76,3 +76,22 @@ def test_a_question_about_what_a_company_expects_looks_for_its_outlook():
     ):
         assert "outlook guidance expects" in prepare_query(asked).expansions
     assert "outlook guidance expects" not in prepare_query("Did sales grow?").expansions
+
+
+def test_a_question_about_what_a_company_is_looks_for_item_1_business():
+    """ "What industry does Oracle primarily operate in?" had been answered from a page on
+    its "industry-specific hardware offerings" ("Oracle primarily operates in the hardware
+    industry"); the 10-K says what the company is where Item 1 opens. Where it operates,
+    how it earns and its lines of business are asked elsewhere."""
+    for asked in (
+        "What industry does Acme primarily operate in?",
+        "What is the primary business of Acme as of FY2031?",
+        "What does Acme Corp do?",
+    ):
+        assert "item 1. business" in prepare_query(asked).headings
+    for asked in (
+        "Which region does Acme primarily operate in?",
+        "Which business model drives Acme's revenue?",
+        "What was Acme's revenue by line of business?",
+    ):
+        assert "item 1. business" not in prepare_query(asked).headings

@@ -238,6 +238,20 @@ def drop_instructions(text: str) -> str:
     return " ".join(kept)
 
 
+#: A question about what the company is (its industry, its business, what it does):
+#: answered where the 10-K's Item 1 opens ("Item 1. Business  Oracle provides products and
+#: services that address enterprise information technology environments"), not by a page
+#: that says "industry" in passing ("industry-specific hardware offerings").
+#: "Primarily operate" alone is no such question ("which region does it primarily operate
+#: in?"), nor are "business model" or "line of business" (how it earns, its segments).
+_WHAT_IT_IS = re.compile(
+    r"\bwhat\s+(?:\w+\s+)?industr(?:y|ies)\b|\b(?:primary|core|main|principal)\s+business\b"
+    r"|\bwhat\s+does\s+[\w&.'’ -]{1,40}?\s+do\b",
+    re.IGNORECASE,
+)
+_BUSINESS_HEADINGS = ("item 1. business", "item 1: business", "item 1 business")
+
+
 def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery:
     """Rewrite ``query`` for the grid. ``drop_words`` (e.g. the locked company's name and
     ticker) are removed from BM25 terms: inside a locked slice they match every page."""
@@ -260,6 +274,9 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
     for pattern, replacement in _GLOSSARY.items():
         if _mentions(text, pattern):
             expansions.append(replacement)
+    if _WHAT_IT_IS.search(text):
+        headings.extend(_BUSINESS_HEADINGS)
+        expansions.append("business general overview provides products and services")
     dense_text = " ".join([text.strip(), *expansions]).strip()
     dropped = {w.lower() for word in drop_words for w in _TOKEN.findall(word.lower())}
     terms: list[str] = []
