@@ -126,14 +126,32 @@ _THIS_CHANGE = re.compile(
 _OWN_FIGURE = re.compile(r"\s+(?:in|of)\s+(?![$\d])", re.IGNORECASE)
 
 
+#: "The operating profit was driven by …" right after "NSG had an operating profit of
+#: $361 million, …" (Intel's 10-K, under its NSG heading): the figure the sentence before
+#: states, whoever's it is.
+_THE = re.compile(r"^\W*the\s+", re.IGNORECASE)
+
+
+def _said_of_the_one_before(before: str, sentence: str) -> bool:
+    """Whether ``sentence`` opens on "The <figure>" that ``before`` names too."""
+    the = _THE.match(sentence)
+    if the is None:
+        return False
+    return any(p.match(sentence, the.end()) and p.search(before) for p in _FIGURES.values())
+
+
 def told_with_its_change(sentences: Sequence[str], at: int) -> str | None:
     """The sentence at ``at`` with the one before it, when it gives the cause of "this
-    increase", names no figure of its own ("The increase in …"), and that one states the
-    change without a cause of its own; else None."""
-    if at == 0 or not _THIS_CHANGE.match(sentences[at]):
+    increase" (naming no figure of its own: "The increase in …" does) or of "the operating
+    profit" the one before names, and that one states the change without a cause of its
+    own; else None."""
+    if at == 0:
         return None
     before, sentence = sentences[at - 1], sentences[at]
-    if _OWN_FIGURE.match(sentence, _THIS_CHANGE.match(sentence).end()):
+    change = _THIS_CHANGE.match(sentence)
+    if change is None and not _said_of_the_one_before(before, sentence):
+        return None
+    if change is not None and _OWN_FIGURE.match(sentence, change.end()):
         return None  # "The increase in cost of net revenues … was due to": its own figure
     if split_at_cause(before) is not None:
         return None

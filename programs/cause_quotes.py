@@ -79,6 +79,12 @@ _EFFECT_SIZE = re.compile(
     r"\b(?:impacted|affected|benefit+ed|hurt)\s+by\s+(?:approximately\s+|about\s+)?\$?\d",
     re.IGNORECASE,
 )
+#: A segment or business named by its acronym as the sentence's subject: "NSG had an
+#: operating profit of $361 million", "BCA revenues decreased".
+_SUBJECT_ACRONYM = re.compile(
+    r"(?:^|[.;]\s+)\W*(?<![\w&])([A-Z]{2,5})(?![\w&])(?:'s|’s)?\s+(?:had|reported|recorded|"
+    r"generated|posted|delivered|revenues?|operating|net|sales)\b"
+)
 #: Longer than this, a page "sentence" is a run of table text, not a sentence.
 _MAX_CHARS = 600
 
@@ -162,6 +168,8 @@ def gives_cause(sentence: str, question: str) -> bool:
         return False
     if _THAN_ANOTHER.search(explained) or _EFFECT_SIZE.search(explained):
         return False
+    if any(name not in question for name in _SUBJECT_ACRONYM.findall(explained)):
+        return False  # "NSG had an operating profit …": a segment's, asked of Intel
     asked_activity, told_activity = _activities(question), _activities(explained)
     if asked_activity and told_activity and not asked_activity & told_activity:
         return False  # investing cash flows explained, operating asked

@@ -318,3 +318,19 @@ def test_a_cost_explained_below_its_table_is_a_gross_margins_cause():
     )
     asked = "What drove the change in Acme's gross margin from FY2030 to FY2031?"
     assert quoted_cause(asked, [page])[1] == cause
+
+
+def test_a_segments_cause_told_under_its_acronym_is_not_the_companys():
+    """Intel's 10-K explains NSG's operating profit under NSG's heading: "NSG had an
+    operating profit of $361 million … The operating profit was driven by $716 million
+    higher ASPs …"; the second sentence, read alone, named no one, and was quoted as
+    Intel's operating margin's cause. Read with the sentence before, it is NSG's; asked of
+    NSG, it is the answer."""
+    page = _page(
+        "NSG had an operating profit of $361 million, up from an operating loss of $1.2 "
+        "billion in 2030. The operating profit was driven by $716 million higher ASPs from "
+        "market pricing recovery and continued improvements in unit cost."
+    )
+    assert quoted_cause("What drove Acme's operating margin change in FY2031?", [page]) is None
+    found = quoted_cause("What drove NSG's operating profit change in FY2031?", [page])
+    assert found is not None and found[1].startswith("NSG had an operating profit")
