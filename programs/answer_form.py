@@ -76,16 +76,17 @@ def opens_yes_no(question: str) -> bool:
 #: A sentence that says where an answer is written, not what it is ("The figure comes from
 #: the statement of income, specifically on page¹ of LMT's 2021 10-K report."): a pointer.
 _POINTER = re.compile(
-    r"\b(?:comes?|came|taken|derived|found|located|shown|provided|listed)\s+(?:from|in|on|at)\s+"
-    r"(?:the\s+|this\s+|that\s+)?(?:page|statement|report|filing|table|document|evidence|"
-    r"income statement|balance sheet|cash flow statement|10-[kq])\b"
+    r"\b(?:comes?|came|taken|derived|found|located|shown|provided|listed|cited|quoted|sourced)"
+    r"\s+(?:from|in|on|at)\s+(?:the\s+|this\s+|that\s+)?(?:page|statement|report|filing|table|"
+    r"document|evidence|hit|passage|source|income statement|balance sheet|cash flow statement|"
+    r"10-[kq])\b"
     r"|\b(?:specifically\s+)?on page\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d")
 #: Numbers in a pointer that are no figure: a year, a page's number, a form's name.
 _NOT_FIGURES = re.compile(
-    r"\b(?:19|20)\d\d\b|\b(?:p\.|page)\s*\d+|\b(?:10|8)-[kq]\b", re.IGNORECASE
+    r"\b(?:19|20)\d\d\b|\b(?:p\.|page|hit|hit\s+number)\s*\d+|\b(?:10|8)-[kq]\b", re.IGNORECASE
 )
 
 

@@ -121,6 +121,9 @@ def test_a_sentence_that_only_says_where_the_answer_is_written_goes():
     )
     fitted, edits = fit_to_question("What was Acme's 2-year revenue CAGR?", answer)
     assert edits == 1 and fitted.body == "Revenue CAGR was 0.4%.²"
+    for pointer in ("The figure is cited from hit number¹.", "It is taken from hit 2¹."):
+        said = CitedAnswer(body=f"GMV was $18.4 billion.¹ {pointer}")
+        assert fit_to_question("What was Acme's GMV?", said)[0].body == "GMV was $18.4 billion.¹"
 
 
 @pytest.mark.parametrize(
