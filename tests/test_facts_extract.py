@@ -362,6 +362,14 @@ def test_per_share_rows_under_a_per_share_heading(pages):
         ("Depreciation, amortization, and other", "cash_flow", "USD", "dna"),
         ("Depreciation, amortization and accretion", "cash_flow", "USD", "dna"),
         ("Depreciation, amortization and impairment", "cash_flow", "USD", None),
+        # PG&E's line after its subsidiary's preferred dividends, with no "net"
+        (
+            "Income (Loss) Attributable to Common Shareholders",
+            "income",
+            "USD",
+            "net_income_attributable",
+        ),
+        ("Income attributable to noncontrolling interests", "income", "USD", None),
         (
             "Acquisition of companies, net of cash acquired, and purchases of intangible and "
             "other assets",
