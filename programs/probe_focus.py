@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from programs.figure_formulas import figures_named, statements_named
+from domain.periods import MIN_FY, Period
+from programs.figure_formulas import figures_named, formula_asked, statements_named
 from retrieval.search.query import drop_instructions, prepare_query
 from signatures.probes import Probe
 from textnorm.stemming import stem
@@ -119,6 +120,15 @@ def about_other_companies(probe: Probe) -> bool:
     return bool(_OTHER_COMPANIES.search(f"{probe.probe_title} {probe.probe_question}"))
 
 
+def _figure_asked(probe: Probe) -> str:
+    """The title of the figure the calculator reads the probe as asking (its question's,
+    else its title's), lower-cased; empty when it reads none."""
+    for text in (probe.probe_question, probe.probe_title):
+        if (choice := formula_asked(text, Period(MIN_FY))) is not None:
+            return choice.title.lower()
+    return ""
+
+
 def _on_the_statements(probe: Probe, statements: frozenset[str], question: str) -> bool:
     """Whether the probe names no statement figure, one of ``statements``, or one the
     question names too ("… interest expense" beside a question's current ratio)."""
@@ -131,11 +141,22 @@ def _on_the_statements(probe: Probe, statements: frozenset[str], question: str) 
 
 
 def focused_probes(
-    probes: Sequence[Probe], question: str, company: Iterable[str] = (), also: str = ""
+    probes: Sequence[Probe],
+    question: str,
+    company: Iterable[str] = (),
+    also: str = "",
+    computed: str = "",
 ) -> list[Probe]:
     """The model's ``probes`` that add an angle to ``question`` (its own probe is separate),
     in the model's order, each subject once. ``also``: angles a desk requires on every slice
-    (``mandatory_angles``), on topic whatever the question."""
+    (``mandatory_angles``), on topic whatever the question. ``computed``: the title of the
+    figure code computed for the slice; a probe the calculator reads as asking that figure
+    asks it again ("Net Cash Provided by Operating Activities" beside code's cash from
+    operations: the reviewer found it unanswered, and its dagger fell on code's figure), or
+    the question again ("What drove the decline in operating cash flow?"), whose own probe
+    is researched anyway."""
+    if computed:
+        probes = [p for p in probes if _figure_asked(p) != computed.lower()]
     words = set(company)
     asked, mandated = subject_terms(question, words), subject_terms(also, words)
     topic = asked | mandated

@@ -196,6 +196,7 @@ class ResearchProgram(dspy.Module):
             question,
             self._company_words(ref),
             also=self.probes.mandatory_angles,
+            computed=figure.probe_title.removesuffix(" (from the statements)") if figure else "",
         )
         return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
 

@@ -217,3 +217,17 @@ def test_the_questions_own_probe_left_unsettled_is_a_finding_not_the_answer(sear
     said = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", asked.answer.body).split(".")[0]
     assert said not in answer and "_No cited answer could be written" in answer
     assert said in re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰˒†]", "", pred.report.split("## Findings by slice")[1])
+
+
+def test_a_probe_asking_the_figure_code_computed_is_not_researched_again():
+    """Asked with no flags whether Oracle's operating cash flow rose and what drove it, the
+    model added "Net Cash Provided by Operating Activities" beside code's cash from
+    operations; the reviewer found it unanswered and its dagger fell on code's figure."""
+    question = "Did Acme's operating cash flow increase in FY2031, and what drove it?"
+    again = probe(
+        "Net Cash Provided by Operating Activities",
+        "What was the net cash provided by operating activities for Acme in FY2031?",
+    )
+    assert focused_probes([again], question, computed="Cash from operations") == []
+    assert focused_probes([again], question) == [again]  # no figure computed
+    assert focused_probes([again], question, computed="Capital expenditure") == [again]
