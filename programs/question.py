@@ -68,9 +68,10 @@ def read_question(text: str | None) -> str:
 
 
 #: A question about what a company expects of a period ("What revenue guidance did Intel
-#: give for Q2 FY2023?"): the outlook is given in a filing before the period, not after it.
+#: give for Q2 FY2023?", "What revenue did Intel guide for Q2 2023?"): the outlook is given
+#: in a filing before the period, not after it.
 _AHEAD = re.compile(
-    r"\b(?:guidance|guided|outlook|forecast\w*|projections?|expect(?:s|ed|ations?)?|"
+    r"\b(?:guidance|guide[sd]?|guiding|outlook|forecast\w*|projections?|expect(?:s|ed|ations?)?|"
     r"anticipat\w*)\b",
     re.IGNORECASE,
 )

@@ -446,6 +446,8 @@ def test_guidance_for_a_missing_quarter_is_researched_in_the_quarter_before():
         "before it" in " ".join(ahead.scope)  # fmt: skip
     assert [s.label for s in plan_slices(facets, grid).slices] == ["INTC FY2023 Q4"]
     assert not looks_ahead("What was Intel's revenue in Q2 FY2023?")
+    assert looks_ahead("What revenue did Intel guide for Q2 2023?")  # the verb too
+    assert not looks_ahead("What is Intel's guideline on dividends?")
 
 
 # -- the planner module: LLM steps and clear messages --------------------------------------
