@@ -10,17 +10,22 @@ sentence and table row of a cited page that prints the number gives it to other 
 only, as :mod:`programs.cause_check` does for a cause. Asked how much cash McDonald's
 returned to shareholders through dividends and buybacks in Q2 2023, the draft gave
 "$2,310.4 million", the release's NET INCOME row. A number the pages print beside the
-measure the draft names, or in a row or sentence that names no measure, stays.
+measure the draft names, in a row that names no measure, or in a sentence that speaks of
+the draft's measure even loosely ("returned $1.3 billion, including repurchases"), stays;
+a sentence that speaks of nothing of the kind gives it to something else: asked McDonald's
+Q1 2023 share repurchases, the draft gave "$127 million", the release's "Pre-tax expenses
+of $127 million … to support the Company's business in Russia".
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from citations.markup import MARKER_RE, CitedAnswer
 from citations.sentences import cited_pages, split_sentences, without_sentences
 from metrics.numbers import NumberIndex, NumberToken, extract_numbers
-from programs.cause_check import measures_named, page_sentences
+from programs.cause_check import measures_named, mentions_measure, page_sentences
 from retrieval.search.rows import Row, page_rows
 
 #: A page sentence longer than this is a table run together, not a sentence about one figure.
@@ -43,10 +48,22 @@ def places_printing(number: NumberToken, page: str) -> tuple[list[Row], list[str
     return rows, sentences
 
 
-def _owners(number: NumberToken, page: str) -> set[str] | None:
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+#: What a prose sentence that names no measure, and speaks of none the draft names even
+#: loosely, gives its number to: something else ("Pre-tax expenses of $127 million …").
+_SOMETHING_ELSE = "something else"
+
+
+def _is_prose(sentence: str) -> bool:
+    """A sentence of words, ended by a stop: not a table line such as "Other items 127 88"."""
+    return sentence.rstrip().endswith((".", ";", "!", "?")) and len(_WORDS.findall(sentence)) >= 6
+
+
+def _owners(number: NumberToken, page: str, named: set[str]) -> set[str] | None:
     """The measures the page gives ``number`` to: the labels of the table rows and the page
-    sentences that print it (None when one of them names no measure, a sentence is a table
-    run together, or the page does not print it)."""
+    sentences that print it (None when a row names no measure, a sentence names none but
+    speaks of one of ``named`` loosely, a sentence is a table run together, or the page does
+    not print it)."""
     owners: set[str] = set()
     rows, sentences = places_printing(number, page)
     for row in rows:
@@ -59,9 +76,12 @@ def _owners(number: NumberToken, page: str) -> set[str] | None:
             if found:
                 continue  # table text run together, whose rows were read above
             return None
-        if not (named := measures_named(sentence)):
+        if given := measures_named(sentence):
+            owners |= given
+        elif not _is_prose(sentence) or any(mentions_measure(m, sentence) for m in named):
             return None
-        owners |= named
+        else:
+            owners.add(_SOMETHING_ELSE)
         found = True
     return owners if found else None
 
@@ -75,7 +95,7 @@ def given_to_another(text: str, pages: list[str], question: str = "") -> bool:
     if not numbers or not named or not pages:
         return False
     for number in numbers:
-        owners = [_owners(number, page) for page in pages]
+        owners = [_owners(number, page, named) for page in pages]
         if any(o is None for o in owners):
             return False
         if named.isdisjoint(set().union(*owners)):

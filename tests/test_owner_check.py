@@ -68,3 +68,17 @@ def test_a_buybacks_amount_is_no_acquisitions_price():
     asked = "What are major acquisitions that Acme has done in FY2023, FY2022 and FY2021?"
     assert given_to_another("The largest acquisition was Slack, for $4 billion.", [page], asked)
     assert not given_to_another("Acquisitions of Slack cost $14.9 billion.", [page], asked)
+
+
+def test_a_sentence_speaking_of_nothing_of_the_kind_gives_its_number_to_something_else():
+    """McDonald's Q1 2023 share repurchases drafted as "$127 million", the release's
+    "Pre-tax expenses of $127 million … to support the Company's business in Russia"; a
+    sentence that speaks of repurchases, even loosely, may give it to them."""
+    expenses = "Pre-tax expenses of $127 million, or $0.13 per share, were incurred in Russia."
+    asked = "How much did Acme spend on share repurchases in Q1 2031?"
+    drafted = "Acme spent $127 million on share repurchases in Q1 2031."
+    assert given_to_another(drafted, [expenses], asked)
+    returned = "Acme returned $900 million, including $127 million of repurchases."
+    assert not given_to_another(drafted, [returned], asked)
+    row = "Other items 127 88"  # a table row naming no measure: not read
+    assert not given_to_another(drafted, [row], asked)
