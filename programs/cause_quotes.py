@@ -80,10 +80,12 @@ _EFFECT_SIZE = re.compile(
     re.IGNORECASE,
 )
 #: A segment or business named by its acronym as the sentence's subject: "NSG had an
-#: operating profit of $361 million", "BCA revenues decreased".
+#: operating profit of $361 million", "BCA revenues decreased"; not an accounting basis or a
+#: measure ("GAAP revenue increased", "EBITDA rose").
 _SUBJECT_ACRONYM = re.compile(
-    r"(?:^|[.;]\s+)\W*(?<![\w&])([A-Z]{2,5})(?![\w&])(?:'s|’s)?\s+(?:had|reported|recorded|"
-    r"generated|posted|delivered|revenues?|operating|net|sales)\b"
+    r"(?:^|[.;]\s+)\W*(?<![\w&])(?!(?:GAAP|IFRS|EBITDA?|EPS|FX|USD|ASP|SG|YOY)\b)([A-Z]{2,5})"
+    r"(?![\w&])(?:'s|’s)?\s+(?:had|reported|recorded|generated|posted|delivered|revenues?|"
+    r"operating|net|sales)\b"
 )
 #: Longer than this, a page "sentence" is a run of table text, not a sentence.
 _MAX_CHARS = 600

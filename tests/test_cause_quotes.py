@@ -334,3 +334,5 @@ def test_a_segments_cause_told_under_its_acronym_is_not_the_companys():
     assert quoted_cause("What drove Acme's operating margin change in FY2031?", [page]) is None
     found = quoted_cause("What drove NSG's operating profit change in FY2031?", [page])
     assert found is not None and found[1].startswith("NSG had an operating profit")
+    gaap = "GAAP revenue increased 5% in 2031 primarily due to higher volumes."
+    assert gives_cause(gaap, "What drove Acme's revenue change in FY2031?")
