@@ -39,16 +39,8 @@ def verdict_with_period(verdict: str, value: str, when: str) -> str | None:
     share of keeps it ("16.9% of revenue in FY2022"), and a change's size is found without
     its sign ("fell by 1.6 percentage points" of -1.6). None when the verdict does not state
     the figure (the figure's own sentence follows it then)."""
-    found = next(
-        (
-            m
-            for text in dict.fromkeys((value, value.lstrip("-−+ ")))  # "fell by 1.6 points"
-            if (
-                m := re.search(rf"(?<![\d.,$-]){re.escape(text)}(?!\d|[.,]\d)(?: of \w+)?", verdict)
-            )
-        ),
-        None,
-    )
-    if not found:
-        return None
-    return f"{verdict[: found.end()]} {when}{verdict[found.end() :]}"
+    for text in (value, value.lstrip("-−+ ")):  # "fell by 1.6 points" states -1.6 unsigned
+        found = re.search(rf"(?<![\d.,$-]){re.escape(text)}(?!\d|[.,]\d)(?: of \w+)?", verdict)
+        if found:
+            return f"{verdict[: found.end()]} {when}{verdict[found.end() :]}"
+    return None

@@ -249,7 +249,9 @@ _WHAT_IT_IS = re.compile(
     r"|\bwhat\s+does\s+[\w&.'’ -]{1,40}?\s+do\b",
     re.IGNORECASE,
 )
-_BUSINESS_HEADINGS = ("item 1. business", "item 1: business", "item 1 business")
+#: Headings are compared without spaces or punctuation (:mod:`retrieval.search.rerank`),
+#: so this one heading also reads "Item 1: Business" and "ITEM 1 BUSINESS".
+_BUSINESS_HEADING = "item 1. business"
 
 
 def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery:
@@ -275,7 +277,7 @@ def prepare_query(query: str, drop_words: tuple[str, ...] = ()) -> PreparedQuery
         if _mentions(text, pattern):
             expansions.append(replacement)
     if _WHAT_IT_IS.search(text):
-        headings.extend(_BUSINESS_HEADINGS)
+        headings.append(_BUSINESS_HEADING)
         expansions.append("business general overview provides products and services")
     dense_text = " ".join([text.strip(), *expansions]).strip()
     dropped = {w.lower() for word in drop_words for w in _TOKEN.findall(word.lower())}
