@@ -65,6 +65,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         r"(?:shareholders|shareowners|stockholders|common stockholders))?",
         # "Was Intel profitable?", "Did it turn a profit?" ask net income's sign
         r"(?:un)?profitable|loss-making|(?:make|made|turn|turned) a profit",
+        # "Did PG&E return to a profit in FY2020?" asks the same sign after a loss
+        r"(?:return(?:ed|s)?|back|swung|swing|swings) to (?:a )?(?:net )?(?:profit|profitability)",
         # "Did Intel report a net loss?" asks the same sign the other way
         rf"(?:{LOSS_VERBS}) a (?:net )?loss",
     ),

@@ -55,6 +55,7 @@ from programs.figure_table import (
     incomparable_verdicts,
     read_from_later_filings,
     series_lines,
+    series_verdicts,
     slice_figures,
     trend_verdicts,
     with_figure_citations,
@@ -280,9 +281,9 @@ def _open_with_verdicts(
     verdict on a single figure are gone already; those opposing a trend verdict go here."""
     said = answer.prose.body
     numbers = findings.figure_numbers
-    trends = trend_verdicts(question, slices, numbers, sectors)
+    trends, over_series = series_verdicts(question, slices, numbers, sectors)
     incomparable = incomparable_verdicts(question, slices, numbers, sectors)
-    given = incomparable + figure_verdicts(slices, numbers) + trends
+    given = incomparable + figure_verdicts(slices, numbers, over_series) + trends
     verdicts = [v for v in given if v not in said]
     if answer.cited and verdicts:
         opening = " ".join(verdicts)

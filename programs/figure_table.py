@@ -9,7 +9,7 @@ own citation numbers. No model writes a digit of either.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from citations.markup import Citation, CitedAnswer, Footnote, ReferenceList, render_marker
@@ -17,7 +17,12 @@ from citations.renumbering import rewrite_markers
 from domain.cells import SliceRef
 from domain.periods import parse_cell
 from programs.inapplicable import DOES_NOT_APPLY
-from programs.series_verdicts import sign_verdict, steadiness_verdict, stepwise_verdict
+from programs.series_verdicts import (
+    recovery_verdict,
+    sign_verdict,
+    steadiness_verdict,
+    stepwise_verdict,
+)
 from programs.verdicts import Point, asks_direction, trend_verdict
 from signatures.composer import TableRow
 from signatures.planner import ResearchPlan
@@ -100,13 +105,21 @@ def figure_sentences(slices: Sequence[SliceReport], numbers: dict[str, int]) -> 
     return "\n\n".join(lines)
 
 
-def figure_verdicts(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
+def figure_verdicts(
+    slices: Sequence[SliceReport],
+    numbers: dict[str, int],
+    over_series: Collection[tuple[str, str]] = (),
+) -> list[str]:
     """Code's yes/no on each benchmarked figure (:mod:`programs.verdicts`), cited: the
-    direct answer a judgement question opens with; labelled by slice when there are several."""
+    direct answer a judgement question opens with; labelled by slice when there are several.
+    A figure whose series code answered as one (``over_series``: ticker and title, from
+    :func:`series_verdicts`) has no verdict of each period's too."""
     lines = []
     for report in slices:
         for figure in slice_figures(report):
             markers = _markers(figure, numbers)
+            if (report.slice.ticker, figure.title) in over_series:
+                continue
             if figure.verdict and markers:
                 label = f"{report.slice.label}: " if len(slices) > 1 else ""
                 lines.append(f"{label}{figure.verdict}{markers}.")
@@ -220,8 +233,20 @@ def trend_verdicts(
     """Code's answer to a yes/no question on whether a figure improved, rose or fell
     (:func:`programs.verdicts.trend_verdict`), from its first to its last period, or stayed
     within a band each year (:func:`programs.series_verdicts.steadiness_verdict`), or was
-    negative in any period (:func:`programs.series_verdicts.sign_verdict`), cited."""
-    lines = []
+    negative in any period (:func:`programs.series_verdicts.sign_verdict`) or turned
+    positive by the last (:func:`programs.series_verdicts.recovery_verdict`), cited."""
+    return series_verdicts(question, slices, numbers, sectors)[0]
+
+
+def series_verdicts(
+    question: str,
+    slices: Sequence[SliceReport],
+    numbers: dict[str, int],
+    sectors: dict[str, str] | None = None,
+) -> tuple[list[str], set[tuple[str, str]]]:
+    """:func:`trend_verdicts`' lines, and the ticker and title of each figure answered over
+    its whole series (a band, a sign, each step), whose periods need no verdict of their own."""
+    lines, whole = [], set()
     for ticker, series in _series(slices, numbers):
         figures = _asked(series, slices)
         first, last = figures[0], figures[-1]
@@ -233,14 +258,18 @@ def trend_verdicts(
         ):
             markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
             lines.append(f"{label}{steady}{render_marker(markers)}.")
+            whole.add((ticker, last.title))
             continue
         sector = (sectors or {}).get(ticker, "")
         series = [Point(f.text, f.period, f.value) for f in figures]
-        if over_series := stepwise_verdict(question, last.title, series, sector) or sign_verdict(
-            question, last.title, series
+        if over_series := (
+            stepwise_verdict(question, last.title, series, sector)
+            or sign_verdict(question, last.title, series)
+            or recovery_verdict(question, last.title, series)
         ):
             markers = sorted({numbers[u] for f in figures for u in f.uids if u in numbers})
             lines.append(f"{label}{over_series}{render_marker(markers)}.")
+            whole.add((ticker, last.title))
             continue
         points = [Point(f.text, f.period, f.value) for f in (first, last)]
         verdict = trend_verdict(question, last.title, *points, sector=sector)
@@ -248,7 +277,7 @@ def trend_verdicts(
             verdict += f", {change(first, last)}"  # the change line would repeat the figures
         if verdict:
             lines.append(f"{label}{verdict}{_pair_markers(first, last, numbers)}.")
-    return lines
+    return lines, whole
 
 
 def incomparable_verdicts(

@@ -1,12 +1,13 @@
 """Questions a filing answers on one page in its own words, answered by code from that page.
 
-Six kinds, each read deterministically from the pages the question's own probe would
+Seven kinds, each read deterministically from the pages the question's own probe would
 search first: which securities are registered on an exchange (the cover page's list,
 :mod:`programs.registered_securities`), what drove a figure (the one sentence that says
 so, :mod:`programs.cause_quotes`), how many people the company employs (the sentence
 that states its headcount, :mod:`programs.headcount_quotes`), how many stores it has
-(the table's total, :mod:`programs.store_counts`), whether its internal control over
-financial reporting was effective (the 10-K's conclusion,
+(the table's total, :mod:`programs.store_counts`), who its largest customers are (the
+sentences that give them a share of revenue, :mod:`programs.customer_quotes`), whether its
+internal control over financial reporting was effective (the 10-K's conclusion,
 :mod:`programs.control_conclusions`) and who audits it (the signature on the auditor's
 report, :mod:`programs.auditor_quotes`). The probe loop closes the
 question's probe with the answer, with no model call, and researches it as before when
@@ -27,6 +28,12 @@ from programs.control_conclusions import (
     conclusion_answer,
     quoted_conclusion,
 )
+from programs.customer_quotes import (
+    CUSTOMER_QUERY,
+    asks_customers,
+    customer_answer,
+    quoted_customers,
+)
 from programs.headcount_quotes import (
     HEADCOUNT_QUERY,
     asks_headcount,
@@ -46,6 +53,7 @@ def asks_of_a_page(question: str) -> bool:
         or asks_cause(question)
         or asks_headcount(question)
         or asks_store_count(question)
+        or asks_customers(question)
         or asks_control_conclusion(question)
         or asks_auditor(question)
     )
@@ -70,6 +78,10 @@ def page_answer(
         return counted[0], headcount_answer(*counted), "the filing's sentence"
     if (stores := counted_total(question, pages, slice.fy)) is not None:
         return stores[0], store_count_answer(*stores), "the filing's table"
+    if asks_customers(question):
+        quotes = quoted_customers(question, [*pages, *search(CUSTOMER_QUERY, where)], slice.fy)
+        if quotes is not None:
+            return quotes[0][0], customer_answer(question, quotes), "the filing's sentences"
     if asks_control_conclusion(question):
         concluded = quoted_conclusion(question, [*pages, *search(CONCLUSION_QUERY, where)])
         if concluded is not None:

@@ -2,7 +2,8 @@
 in each step ("Did operating cash flow grow in each year from FY2019 through FY2021?"),
 whether a percentage stayed within the band a question sets ("historically consistent,
 not fluctuating more than roughly 2% each year"), and whether it was negative in any period
-("Did eBay's net income turn negative in any year between FY2020 and FY2022?"). Read from
+("Did eBay's net income turn negative in any year between FY2020 and FY2022?") or turned
+positive in the last ("Did PG&E return to a profit in FY2020 after its FY2019 loss?"). Read from
 its ends alone, a series that dipped in the middle would be a "Yes"; read by the model, a
 band was seldom checked; and asked for a sign, the composer described each year's change
 and never said "Yes".
@@ -136,3 +137,38 @@ def sign_verdict(question: str, title: str, points: list[Point]) -> str | None:
         when = " and ".join(p.period for p in below)
         return f"{answer}: the {name} was negative in {when} ({series})"
     return f"{answer}: the {name} was positive in every period ({series})"
+
+
+#: Whether a figure turned positive by its last period: "return to a profit", "back to
+#: profitability", "turn positive", asked with the earlier period named beside it.
+_TURNED_POSITIVE = re.compile(
+    r"\b(?:turn(?:ed|s)?|become|became)\s+(?:positive|profitable)\b"
+    r"|\b(?:turn(?:ed|s)?|make|made)\s+a\s+profit\b"
+    r"|\b(?:return(?:ed|s)?|back|swung|swing|swings)\s+to\s+(?:a\s+)?(?:net\s+)?profit(?:ability)?\b",
+    re.IGNORECASE,
+)
+
+
+def recovery_verdict(question: str, title: str, points: list[Point]) -> str | None:
+    """``No: the net income was still negative in FY2020 (-$7,642 million in FY2019,
+    -$1,304 million in FY2020)`` for a yes/no question on whether the figure ``title``
+    turned positive by the last of two or more periods. Each period's own verdict had
+    answered it ("FY2019: No: net income was -$7,642 million"), which asks nothing of
+    FY2019 and never says whether the loss ended. None when the question asks something
+    else of the figure, or asks it in any or every period (:func:`sign_verdict`)."""
+    if len(points) < 2 or not _TURNED_POSITIVE.search(question):
+        return None
+    if _ANY_NEGATIVE.search(question) or _ALL_POSITIVE.search(question):
+        return None
+    if not opens_yes_no(question) or not names_figure(question, title):
+        return None
+    last = points[-1]
+    series = ", ".join(f"{p.text} in {p.period}" for p in points)
+    name = lower_first(title)
+    if last.value > 0:
+        turned = "turned positive" if any(p.value < 0 for p in points[:-1]) else "was positive"
+        return f"Yes: the {name} {turned} in {last.period} ({series})"
+    if last.value == 0:
+        return f"No: the {name} was nil in {last.period} ({series})"
+    still = "still negative" if points[-2].value < 0 else "negative"
+    return f"No: the {name} was {still} in {last.period} ({series})"

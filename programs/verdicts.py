@@ -417,7 +417,9 @@ _TURNED = (
     r"(?!\s+in\s+(?:any|every|each|all)\b)"
 )
 _PROFITABLE = re.compile(
-    r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b" + _TURNED.format(sign="positive"),
+    r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b"
+    r"|\b(?:return(?:ed|s)?|back|swung|swing|swings)\s+to\s+(?:a\s+)?(?:net\s+)?profit(?:ability)?\b"
+    + _TURNED.format(sign="positive"),
     re.IGNORECASE,
 )
 _LOSS_MAKING = re.compile(

@@ -340,6 +340,8 @@ def test_a_ratio_in_words_that_is_a_named_metric_takes_its_name(question, formul
         "What is whether Contoso was unprofitable in FY2021?",
         "What is whether Contoso turned a profit in FY2021?",
         "What is whether Contoso reported a net loss in FY2021?",
+        "What is whether Contoso returned to a profit in FY2021 after its FY2020 loss?",
+        "What is whether Contoso got back to profitability in FY2021?",
     ],
 )
 def test_whether_a_company_was_profitable_asks_its_net_income(question):

@@ -462,6 +462,50 @@ def test_a_figure_negative_in_any_period_is_a_yes_naming_the_period():
         assert sign_verdict(question, title, points) is None, question
 
 
+def test_a_figure_turned_positive_is_answered_of_the_last_period():
+    """Asked whether PG&E returned to a profit in FY2020 after its FY2019 loss, each year had
+    its own verdict ("FY2019: No: net income was -$7,642 million"), and none said whether
+    the loss ended."""
+    from programs.series_verdicts import recovery_verdict
+
+    title = "Net income attributable to shareholders"
+    losses = [_p("FY2019", -7642, "-$7,642 million"), _p("FY2020", -1304, "-$1,304 million")]
+    asked = "Did PG&E return to a profit in FY2020 after its FY2019 loss?"
+    assert recovery_verdict(asked, title, losses) == (
+        "No: the net income attributable to shareholders was still negative in FY2020 "
+        "(-$7,642 million in FY2019, -$1,304 million in FY2020)"
+    )
+    ended = [losses[0], _p("FY2020", 45, "$45 million")]
+    assert recovery_verdict(asked, title, ended).startswith(
+        "Yes: the net income attributable to shareholders turned positive in FY2020"
+    )
+    gains = [_p("FY2019", 5, "$5 million"), _p("FY2020", 45, "$45 million")]
+    positive = "Yes: the net income attributable to shareholders was positive in FY2020"
+    assert recovery_verdict(asked, title, gains).startswith(positive)
+    back = "Did PG&E's net income turn positive in FY2020?"
+    assert recovery_verdict(back, title, losses).startswith("No: ")
+    # one period, a sign asked of any period, another figure, no yes/no: code says nothing
+    assert recovery_verdict(asked, title, losses[1:]) is None
+    for question in (
+        "Did PG&E's net income turn negative in any year between FY2019 and FY2020?",
+        "Did PG&E's revenue return to growth in FY2020?",
+        "How did PG&E return to a profit in FY2020?",
+    ):
+        assert recovery_verdict(question, title, losses) is None, question
+
+
+def test_a_return_to_profit_opens_the_report_with_one_verdict(searcher):
+    """Each year's own verdict goes where code answered the series as one."""
+    program = ResearchProgram(searcher)
+    question = "Did 3M return to a profit in FY2022 after FY2021?"
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question=question)
+    answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
+    assert answer.startswith("Yes: the net income attributable to shareholders was positive "
+                             "in FY2022 ($"), answer  # fmt: skip
+    assert "FY2021 Q4: Yes" not in answer and "FY2022 Q4: Yes" not in answer, answer
+
+
 def test_the_sign_verdict_opens_the_report(searcher):
     program = ResearchProgram(searcher)
     question = "Did 3M's net income turn negative in any year between FY2020 and FY2022?"

@@ -310,6 +310,9 @@ def test_no_steadiness_verdict_without_a_band_or_a_yes_no_question(question):
         ("Was Acme profitable in FY2031?", 20_899e6, "Yes: net income"),
         ("Was Acme profitable in FY2031?", -88e6, "No: net income"),
         ("Did Acme turn a profit in FY2031?", 5e6, "Yes: net income"),
+        # PG&E's "return to a profit" after a loss had drawn a draft on its tax carryforwards
+        ("Did Acme return to a profit in FY2031 after its FY2030 loss?", -88e6, "No: net income"),
+        ("Did Acme swing back to profitability in FY2031?", 5e6, "Yes: net income"),
         ("Was Acme unprofitable in FY2031?", -88e6, "Yes: net income"),
         ("Was Acme loss-making in FY2031?", 5e6, "No: net income"),
         ("Was Acme profitable or loss-making in FY2031?", -88e6, "Loss-making: net income"),
