@@ -65,3 +65,17 @@ def test_a_restated_question_is_uncited_whatever_its_verdict_or_legal_form(lead,
     answer = cited_answer(f"{lead}{name}'s gross margin is a useful metric for a utility.¹")
     kept, uncited = uncite_echoes(answer, PAGES, QUESTION)
     assert uncited == 1 and not kept.references.footnotes
+
+
+def test_an_echo_naming_the_questions_period_is_still_an_echo():
+    """FedEx's "depends on a few major customers in FY2023." stood under five citations: its
+    only number was the year the question named."""
+    asked = "Does Acme depend on a few major customers in FY2023?"
+    answer = cited_answer("Acme depends on a few major customers in FY2023.¹")
+    kept, uncited = uncite_echoes(answer, PAGES, asked)
+    assert uncited == 1 and not kept.references.footnotes
+    for period in ("in fiscal 2023", "as of December 31, 2023", "in Q2 FY2023"):
+        echo = cited_answer(f"Acme depends on a few major customers {period}.¹")
+        assert uncite_echoes(echo, PAGES, asked.replace("in FY2023", period))[1] == 1, period
+    counted = cited_answer("Acme depends on 3 major customers in FY2023.¹")
+    assert uncite_echoes(counted, PAGES, asked) == (counted, 0)  # a count: other checks
