@@ -45,6 +45,7 @@ from citations.verification import verify_answer
 from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_support import unsettled_pages, unsettled_sentences, without_unsettled
 from programs.figure_check import drop_misranked
+from programs.figure_rankings import ranking_lines, without_model_rankings
 from programs.figure_table import (
     figure_changes,
     figure_comparisons,
@@ -293,14 +294,23 @@ def _open_with_verdicts(
 
 
 def _append_computed_figures(
-    answer: _Answer, slices: Sequence[SliceReport], findings: _Findings
+    answer: _Answer,
+    slices: Sequence[SliceReport],
+    findings: _Findings,
+    question: str,
+    companies: Sequence[Company],
 ) -> None:
-    """Gaps between companies, and every period's figure with the change and its direction:
-    computed by code, never written by the model, after a cited answer. Code's one-figure
-    lines for a figure whose periods these (or code's trend verdict) state leave the answer."""
+    """Gaps between two companies, the order of three or more (:mod:`programs.figure_rankings`)
+    and each period's figure with the change: code's, after a cited answer, or before it when
+    the question asks which company or their order (the direct answer had stood last).
+    Code's one-figure lines for a figure whose periods these state leave the answer."""
     numbers = findings.figure_numbers
     said = answer.prose.body
-    computed = figure_comparisons(slices, numbers) + figure_changes(slices, numbers, said)
+    ranks = ranking_lines(slices, numbers)
+    if ranks:
+        said = without_model_rankings(said, slices, numbers, companies)
+    gaps = figure_comparisons(slices, numbers) + ranks
+    computed = gaps + figure_changes(slices, numbers, said)
     if not answer.cited:
         return
     # Each period's figure stated with the change: code's one-figure lines would repeat it.
@@ -308,8 +318,16 @@ def _append_computed_figures(
     repeated = [s for s in split_sentences(said) if lines and lines.fullmatch(_unmarked(s.text))]
     if repeated or computed:
         said = without_units(said, repeated).strip()
-        body = "\n\n".join(part for part in (said, " ".join(computed)) if part)
+        parts = (" ".join(computed), said) if gaps and _WHICH.search(question) else None
+        body = "\n\n".join(part for part in parts or (said, " ".join(computed)) if part)
         answer.prose = answer.prose.model_copy(update={"body": body})
+
+
+#: "Which had the higher …, eBay or Oracle?", "Which company …?", "Rank Apple, eBay and Intel".
+_WHICH = re.compile(
+    r"^\s*(?:which|who|rank)\b|\bwhich\s+(?:company|companies|one|firm)\b|\brank(?:ed|ing)?\b",
+    re.I,
+)
 
 
 def _daggered(checked: CitedAnswer, slices: Sequence[SliceReport]) -> CitedAnswer:
@@ -360,7 +378,7 @@ class ReportComposer(dspy.Module):
         )
         _fall_back_to_figures(answer, slices, findings)
         _open_with_verdicts(answer, question, slices, findings, self.sectors)
-        _append_computed_figures(answer, slices, findings)
+        _append_computed_figures(answer, slices, findings, question, self.companies)
         # one finding pasted twice is said once; a bare yes after code's cited one goes
         body = without_restated_verdict(without_repeats(answer.prose.body))
         answer.prose = answer.prose.model_copy(update={"body": body})

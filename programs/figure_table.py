@@ -57,7 +57,7 @@ def with_figure_citations(
     return merged.model_copy(update={"references": references}), numbers
 
 
-def _markers(figure: Figure, numbers: dict[str, int]) -> str:
+def figure_markers(figure: Figure, numbers: dict[str, int]) -> str:
     """The figure's citation markers in the report's numbering ('' if none can be cited)."""
     marks = sorted({numbers[u] for u in figure.uids if u in numbers})
     return render_marker(marks) if marks else ""
@@ -68,7 +68,7 @@ def figure_rows(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[
     rows: dict[str, dict[str, str]] = {}
     for report in slices:
         for figure in slice_figures(report):
-            markers = _markers(figure, numbers)
+            markers = figure_markers(figure, numbers)
             if not markers:
                 continue  # a figure whose pages cannot be cited is not shown
             cells = rows.setdefault(figure.title, {})
@@ -98,7 +98,7 @@ def figure_sentences(slices: Sequence[SliceReport], numbers: dict[str, int]) -> 
     lines = []
     for report in slices:
         for figure in slice_figures(report):
-            markers = _markers(figure, numbers)
+            markers = figure_markers(figure, numbers)
             if markers:
                 title = lower_first(figure.title)
                 lines.append(f"{report.slice.label}: {title} was {figure.text}{markers}.")
@@ -117,7 +117,7 @@ def figure_verdicts(
     lines = []
     for report in slices:
         for figure in slice_figures(report):
-            markers = _markers(figure, numbers)
+            markers = figure_markers(figure, numbers)
             if (report.slice.ticker, figure.title) in over_series:
                 continue
             if figure.verdict and markers:
@@ -307,12 +307,12 @@ def incomparable_verdicts(
                 f
                 for report in reports
                 for f in slice_figures(report)
-                if f.title == title and f.period not in periods and _markers(f, numbers)
+                if f.title == title and f.period not in periods and figure_markers(f, numbers)
             ]
             if not shown or not asks_direction(question, title, sector):
                 continue
             label = f"{ticker}: " if len(_tickers(slices)) > 1 else ""
-            stated = "; ".join(f"{f.text} in {f.period}{_markers(f, numbers)}" for f in shown)
+            stated = "; ".join(f"{f.text} in {f.period}{figure_markers(f, numbers)}" for f in shown)
             lines.append(
                 f"{label}Not comparable: {lower_first(title)} does not apply in "
                 f"{' and '.join(periods)}; it was {stated}."
@@ -332,7 +332,7 @@ def _series(
     for report in slices:
         ref = report.slice
         for figure in slice_figures(report):
-            if _markers(figure, numbers):
+            if figure_markers(figure, numbers):
                 key = (ref.ticker, figure.title, figure.unit)
                 series.setdefault(key, {}).setdefault(
                     figure.period, (_position(figure, ref), figure)
@@ -407,7 +407,7 @@ def figure_comparisons(slices: Sequence[SliceReport], numbers: dict[str, int]) -
     by_period: dict[tuple[str, str, str], dict[str, Figure]] = {}
     for report in slices:
         for figure in slice_figures(report):
-            if _markers(figure, numbers):
+            if figure_markers(figure, numbers):
                 key = (figure.title, figure.unit, figure.period)
                 by_period.setdefault(key, {}).setdefault(report.slice.ticker, figure)
     sentences = []

@@ -101,6 +101,19 @@ def test_a_two_company_comparison_states_the_gap_computed_by_code(searcher):
     ) in answer
 
 
+def test_which_of_two_companies_opens_with_the_gap(searcher):
+    """ "Which had the higher operating margin in FY2022, eBay or Oracle?" had each
+    company's figure first and the gap that answers it last."""
+    program = ResearchProgram(searcher)
+    with dspy.context(lm=ScriptedLM()):
+        pred = program(question="Which spent more on capital expenditure in FY2022, 3M or PepsiCo?")
+    answer = pred.report.split("## Answer")[1].split("## Comparison")[0].strip()
+    assert answer.startswith(
+        "PEP capital expenditure in FY2022 ($5,207 million) was $3,458 million higher than "
+        "MMM's ($1,749 million)"
+    ), answer
+
+
 def _p(period: str, value: float, text: str) -> Point:
     return Point(text, period, value)
 
