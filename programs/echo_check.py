@@ -12,10 +12,9 @@ it adds fewer than two words to the question's and states no number but a period
 keeps its citation only where a page it cites holds it near-verbatim (the share of
 content words :mod:`programs.attribution` asks of any sentence without numbers: "Yes,
 Ulta Beauty's wages expense as a percent of net sales increased" stands on the page that
-says so), in one of its sentences. Elsewhere its marks go: it may still open the answer
-as its uncited direct answer, before the cited sentences that support it; alone, it
-leaves a draft that cites nothing, which the round's floor sends back
-(:mod:`programs.draft_checks`).
+says so). Elsewhere its marks go: it may still open the answer as its uncited direct
+answer, before the cited sentences that support it; alone, it leaves a draft that cites
+nothing, which the round's floor sends back (:mod:`programs.draft_checks`).
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ from programs.attribution import (
     page_words,
     share_of,
 )
-from programs.cause_check import page_sentences
 from retrieval.mentions import LEGAL_SUFFIXES
 from textnorm.stemming import stem
 
@@ -49,17 +47,6 @@ def _restates(text: str, asked: frozenset[str]) -> bool:
     if extract_numbers(without_periods(text)):  # "in FY2023" restates the question's period
         return False
     return len(content_words(text) - asked - _FORM_WORDS) < MIN_ADDED_WORDS
-
-
-def _says_it(words: frozenset[str], page: str) -> bool:
-    """Whether one sentence of ``page`` holds the echo's content ``words`` near-verbatim.
-    The whole page's words held FedEx's "depends on a few major customers" four times in
-    five (its name, "depends", "major", "customers" on one page about drop boxes); no one
-    sentence did."""
-    return any(
-        share_of(words, page_words(sentence)) >= WORDS_WITHOUT_NUMBERS
-        for sentence in page_sentences(page)
-    )
 
 
 def uncite_echoes(
@@ -79,7 +66,7 @@ def uncite_echoes(
             continue
         words = content_words(text)
         texts = cited_pages(answer, sentence, pages, "")
-        if any(_says_it(words, text) for text in texts):
+        if any(share_of(words, page_words(t)) >= WORDS_WITHOUT_NUMBERS for t in texts):
             continue
         echoes.append(sentence)
     if not echoes:
