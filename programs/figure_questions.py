@@ -25,11 +25,18 @@ _CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\
 #: at its end (companies, periods), each a slice whose figure code computes and whose
 #: comparison line says which is larger. Asked as a "which", it had been researched, and
 #: the draft gave Intel's FY2021 net income as its FY2022 quarter's.
+_VERB = (
+    r"(?:had|has|have|was|were|is|are|did|does|reported|earned|made|generated|spent|posted"
+    r"|paid)"
+)
+#: A company named in a list, capitalised: "Apple", "PG&E", "McDonald's", "3M", "Boston
+#: Properties" (not "its segments").
+_NAME = r"[A-Z0-9][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,2}"
 _AMONG_SUBJECTS_RE = re.compile(
-    r"\bwhich(?:\s+(?:company|companies|firm|one|of\s+(?:the\s+two|them|these)))?\s+"
-    r"(?:had|has|have|was|were|is|are|did|does|reported|earned|made|generated|spent|posted)\b"
-    r"[^?]*[,:]\s*[^,:?]+\s+or\s+[^,:?]+\?\s*$",
-    re.IGNORECASE,
+    r"(?i:\bwhich(?:\s+(?:company|companies|firm|one|of\s+(?:the\s+two|them|these)))?\s+"
+    rf"{_VERB}\b[^?]*[,:]\s*[^,:?]+\s+or\s+[^,:?]+\?\s*$)"
+    # "Which of Apple, Oracle and Intel had the highest net margin?": the list comes first
+    rf"|\b(?i:which\s+of)\s+{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?i:and|or)\s+{_NAME}\s+(?i:{_VERB})\b"
 )
 
 

@@ -45,6 +45,9 @@ def test_times_it_sold_its_inventory_is_the_turnover_not_the_balance(figures, qu
     [
         "Which had higher net income in FY2018, 3M or Honeywell?",
         "Which company had the larger operating margin in FY2018: 3M or Honeywell?",
+        # the list first: Apple's, Oracle's and Intel's net margins had gone to the agents
+        "Which of 3M, Honeywell and PG&E had the highest net margin in FY2018?",
+        "Which of 3M or Boston Properties paid more dividends in FY2018?",
     ],
 )
 def test_a_choice_among_the_companies_listed_gets_each_ones_figure(figures, question):
@@ -53,6 +56,8 @@ def test_a_choice_among_the_companies_listed_gets_each_ones_figure(figures, ques
     assert probe is not None and probe.probe_title.endswith("(from the statements)")
     # a choice among a company's own items is still no figure's
     assert asks_to_choose("Which segment had higher net income in FY2018, A or B?")
+    assert asks_to_choose("Which of its segments and regions had the highest revenue?")
+    assert asks_to_choose("Which of the Americas, Europe and Asia had the highest sales?")
 
 
 def test_a_share_one_part_gives_is_not_the_total(figures):
