@@ -45,10 +45,9 @@ from citations.verification import verify_answer
 from metrics.answer_verdicts import yes_no_polarity
 from programs.answer_support import unsettled_pages, unsettled_sentences, without_unsettled
 from programs.figure_check import drop_misranked
-from programs.figure_rankings import ranking_lines, without_model_rankings
+from programs.figure_rankings import figure_comparisons, ranking_lines, without_model_rankings
 from programs.figure_table import (
     figure_changes,
-    figure_comparisons,
     figure_rows,
     figure_sentences,
     figure_verdicts,
@@ -325,7 +324,7 @@ def _append_computed_figures(
 
 #: "Which had the higher …, eBay or Oracle?", "Which company …?", "Rank Apple, eBay and Intel".
 _WHICH = re.compile(
-    r"^\s*(?:which|who|rank)\b|\bwhich\s+(?:company|companies|one|firm)\b|\brank(?:ed|ing)?\b",
+    r"^\s*(?:which|who)\b|\bwhich\s+(?:company|companies|one|firm)\b|\brank(?:ed|ing)?\b",
     re.I,
 )
 

@@ -1,20 +1,20 @@
 """Who a company's largest customers are, answered by the filing's own sentences.
 
 A 10-K states its customer concentration in prose: "In 2020, our three largest customers
-accounted for 39% of our net revenue …, with Dell Inc. accounting for 17% …"; "One customer
-accounted for 16% of our consolidated net revenue"; "In 2022, 40% of our revenues were
-earned pursuant to U.S. government contracts"; "We derive a significant portion of our
-revenues from a limited number of commercial airlines"; or "No customer accounted for 10%
-or more of our revenues". Asked "Who are Intel's largest customers as of FY2020?", the
-embedded model had the page naming Dell, Lenovo and HP at ``[1]`` and answered with a
-risk factor's "OEMs, ODMs, and cloud service providers". Code can find the sentences: on
-the slice's pages searched for the question and for the sentences' own words
+accounted for 39% of our net revenue …, with Dell Inc. accounting for 17% …"; "One
+customer accounted for 16% of our consolidated net revenue"; "In 2022, 40% of our revenues
+were earned pursuant to U.S. government contracts"; "We derive a significant portion of
+our revenues from a limited number of commercial airlines"; or "No customer accounted for
+10% or more of our revenues". Asked "Who are Intel's largest customers as of FY2020?", the
+embedded model had the page naming Dell, Lenovo and HP at ``[1]`` and answered with a risk
+factor's "OEMs, ODMs, and cloud service providers". Code can find the sentences: on the
+slice's pages searched for the question and for the sentences' own words
 (:data:`CUSTOMER_QUERY`), the first that gives customers a share of revenue (or says none
-has one), and the first that says the revenue comes mostly from a kind of customer. A share
-of receivables is credit risk, not who buys; a product's share of sales names no customer;
-"non-U.S. customers" say where buyers are, not who.
-They are quoted and cited; a yes/no question ("Did AMD report customer concentration?")
-opens with the answer they give. With no such sentence the question is researched.
+has one), and the first that says the revenue comes mostly from a kind of customer. A
+share of receivables is credit risk, not who buys; a product's share of sales names no
+customer; "non-U.S. customers" say where buyers are, not who. They are quoted and cited; a
+yes/no question ("Did AMD report customer concentration?") opens with the answer they
+give. With no such sentence the question is researched.
 """
 
 from __future__ import annotations

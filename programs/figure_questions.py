@@ -20,11 +20,6 @@ from retrieval.search.query import drop_instructions, without_caveat
 _CHOOSING_RE = re.compile(r"(?:^|[.?!,;:]\s*)(?:in\s+|of\s+)?(?:which|who|whom)\b", re.IGNORECASE)
 
 
-#: "Which had higher net income in FY2022, McDonald's or Intel?", "Which company had the
-#: larger operating margin: Apple or Oracle?": a choice among the subjects the question lists
-#: at its end (companies, periods), each a slice whose figure code computes and whose
-#: comparison line says which is larger. Asked as a "which", it had been researched, and
-#: the draft gave Intel's FY2021 net income as its FY2022 quarter's.
 _VERB = (
     r"(?:had|has|have|was|were|is|are|did|does|reported|earned|made|generated|spent|posted"
     r"|paid)"
@@ -32,6 +27,11 @@ _VERB = (
 #: A company named in a list, capitalised: "Apple", "PG&E", "McDonald's", "3M", "Boston
 #: Properties" (not "its segments").
 _NAME = r"[A-Z0-9][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,2}"
+#: "Which had higher net income in FY2022, McDonald's or Intel?", "Which company had the
+#: larger operating margin: Apple or Oracle?": a choice among the subjects the question lists
+#: at its end (companies, periods), each a slice whose figure code computes and whose
+#: comparison line says which is larger. Asked as a "which", it had been researched, and
+#: the draft gave Intel's FY2021 net income as its FY2022 quarter's.
 _AMONG_SUBJECTS_RE = re.compile(
     r"(?i:\bwhich(?:\s+(?:company|companies|firm|one|of\s+(?:the\s+two|them|these)))?\s+"
     rf"{_VERB}\b[^?]*[,:]\s*[^,:?]+\s+or\s+[^,:?]+\?\s*$)"

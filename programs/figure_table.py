@@ -130,7 +130,7 @@ _SCALE_RE = re.compile(r"\b(thousand|million|billion|trillion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
-def _amount(value: float, like: Figure) -> str:
+def amount_like(value: float, like: Figure) -> str:
     """``value`` written as ``like`` writes its figure: currency sign, scale word, decimals."""
     decimals = len(m.group(1)) if (m := re.search(r"\d\.(\d+)", like.text)) else 0
     word = m.group(1) if (m := _SCALE_RE.search(like.text)) else ""
@@ -174,7 +174,7 @@ def change(before: Figure, after: Figure) -> str:
         points = percent_points(after) - percent_points(before)
         return f"{direction} {abs(points):.1f} percentage points"
     relative = f" ({delta / before.value:+.1%})" if before.value > 0 < after.value else ""
-    return f"{direction} {_amount(delta, after)}{relative}"
+    return f"{direction} {amount_like(delta, after)}{relative}"
 
 
 def change_sentence(ticker: str, before: Figure, after: Figure, markers: str) -> str:
@@ -382,42 +382,6 @@ def _input_positions(figure: Figure) -> list[tuple[int, int]]:
 
 def _pair_markers(before: Figure, after: Figure, numbers: dict[str, int]) -> str:
     return render_marker(sorted({numbers[u] for u in [*before.uids, *after.uids] if u in numbers}))
-
-
-def comparison_sentence(first: tuple[str, Figure], second: tuple[str, Figure], markers: str) -> str:
-    """``PEP capital expenditure in FY2022 ($5,207 million) was $3,458 million higher than
-    MMM's ($1,749 million)¹˒²``: two companies' same figure for one period, by code."""
-    (high_ticker, high), (low_ticker, low) = sorted(
-        [first, second], key=lambda pair: pair[1].value, reverse=True
-    )
-    title = lower_first(high.title)
-    head = f"{high_ticker} {title} in {high.period} ({high.text})"
-    if high.value == low.value:
-        return f"{head} was the same as {low_ticker}'s{markers}."
-    if "%" in high.text:
-        gap = f"{percent_points(high) - percent_points(low):.1f} percentage points"
-    else:
-        gap = _amount(high.value - low.value, high)
-    return f"{head} was {gap} higher than {low_ticker}'s ({low.text}){markers}."
-
-
-def figure_comparisons(slices: Sequence[SliceReport], numbers: dict[str, int]) -> list[str]:
-    """One sentence per figure and period that exactly two companies report: the gap
-    between them computed, both figures cited (a comparison's difference is code's)."""
-    by_period: dict[tuple[str, str, str], dict[str, Figure]] = {}
-    for report in slices:
-        for figure in slice_figures(report):
-            if figure_markers(figure, numbers):
-                key = (figure.title, figure.unit, figure.period)
-                by_period.setdefault(key, {}).setdefault(report.slice.ticker, figure)
-    sentences = []
-    for companies in by_period.values():
-        if len(companies) != 2:
-            continue
-        (a, fa), (b, fb) = companies.items()
-        marks = sorted({numbers[u] for u in [*fa.uids, *fb.uids] if u in numbers})
-        sentences.append(comparison_sentence((a, fa), (b, fb), render_marker(marks)))
-    return sentences
 
 
 def read_from_later_filings(plan: ResearchPlan, slices: Sequence[SliceReport]) -> ResearchPlan:

@@ -13,7 +13,8 @@ from scripted_lm import ScriptedLM
 
 from citations.markup import parse_cited_answer
 from domain.cells import SliceRef
-from programs.figure_table import change_sentence, comparison_sentence, series_lines
+from programs.figure_rankings import comparison_sentence
+from programs.figure_table import change_sentence, series_lines
 from programs.research_program import ResearchProgram
 from programs.verdicts import BETTER_WHEN, Point, change_verdict, trend_verdict
 from signatures.synthesiser import Figure, ProbeAnswer, SliceReport
