@@ -23,6 +23,11 @@ _PROVIDED = (
 #: The verbs of "reported a net loss", which asks net income's sign as "loss-making" does
 #: (:data:`programs.verdicts` reads the same words for the answer's polarity).
 LOSS_VERBS = r"report|reported|post|posted|record|recorded|incur|incurred"
+#: "Return to a profit", "back to profitability", "swung to a profit": net income's sign
+#: asked after a loss (:mod:`programs.verdicts` and :mod:`programs.series_verdicts` answer it).
+RETURN_TO_PROFIT = (
+    r"(?:return(?:ed|s)?|back|swung|swing|swings)\s+to\s+(?:a\s+)?(?:net\s+)?profit(?:ability)?"
+)
 
 PHRASES: dict[str, tuple[str, ...]] = {
     # concepts
@@ -66,7 +71,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         # "Was Intel profitable?", "Did it turn a profit?" ask net income's sign
         r"(?:un)?profitable|loss-making|(?:make|made|turn|turned) a profit",
         # "Did PG&E return to a profit in FY2020?" asks the same sign after a loss
-        r"(?:return(?:ed|s)?|back|swung|swing|swings) to (?:a )?(?:net )?(?:profit|profitability)",
+        RETURN_TO_PROFIT,
         # "Did Intel report a net loss?" asks the same sign the other way
         rf"(?:{LOSS_VERBS}) a (?:net )?loss",
     ),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from calculator.result import Calculation, fact_citation
 from citations.markup import CitedAnswer, Footnote, ReferenceList, render_marker
 from programs.figure_choice import ChoiceQuestion
-from signatures.probes import Probe
+from signatures.probes import FROM_THE_STATEMENTS, Probe
 from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 from textnorm.listing import listed
@@ -241,7 +241,7 @@ def choice_probe(asked: ChoiceQuestion, period: str) -> Probe:
     """The probe code answers for a choice among statement figures."""
     options = ", ".join(asked.options)
     return Probe(
-        probe_title=f"{options} (from the statements)",
+        probe_title=f"{options}{FROM_THE_STATEMENTS}",
         probe_question=f"Which of {options} {asked.predicate} in {period}?",
     )
 
@@ -289,12 +289,12 @@ def comparison_probe(source: Calculation, use: Calculation, relation: str, perio
     if relation in RACES:
         first, second = _grown(source.title), _grown(use.title)
         return Probe(
-            probe_title=f"{first[:1].upper()}{first[1:]} and {second} growth (from the statements)",
+            probe_title=f"{first[:1].upper()}{first[1:]} and {second} growth{FROM_THE_STATEMENTS}",
             probe_question=f"Did {first} grow {relation} than {second} in {period}?",
         )
     verb = "exceed" if relation == "more" else "cover"
     return Probe(
-        probe_title=f"{source.title} and {lower_first(use.title)} (from the statements)",
+        probe_title=f"{source.title} and {lower_first(use.title)}{FROM_THE_STATEMENTS}",
         probe_question=f"Did {lower_first(source.title)} {verb} {lower_first(use.title)} in "
         f"{period}?",
     )

@@ -24,7 +24,7 @@ from domain.periods import Period, slice_period
 from programs.comparisons import millions
 from programs.largest_items import footnotes_of, mid_sentence, row_input, row_name
 from retrieval.facts.model import Fact
-from signatures.probes import Probe
+from signatures.probes import FROM_THE_STATEMENTS, Probe
 from signatures.synthesiser import Figure
 
 #: An operating expense line as a question names it: "operating expense lines", "expense
@@ -116,7 +116,7 @@ def expense_probe(question: str, facts: Sequence[Fact], ref: SliceRef) -> Probe 
     period = slice_period(ref).label
     asked = "grew the most" if compares_years(question) else "was the largest"
     return Probe(
-        probe_title="Operating expenses (from the statements)",
+        probe_title=f"Operating expenses{FROM_THE_STATEMENTS}",
         probe_question=f"Which operating expense line {asked} in {period}?",
     )
 

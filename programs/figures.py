@@ -66,7 +66,7 @@ from programs.share_asks import share_base, share_sentence, without_share_ask
 from programs.verdicts import benchmark_verdict
 from retrieval.facts.model import Fact
 from retrieval.search.query import drop_instructions
-from signatures.probes import Probe
+from signatures.probes import FROM_THE_STATEMENTS, Probe
 from signatures.synthesiser import Figure
 from textnorm.casing import lower_first
 
@@ -217,7 +217,7 @@ class Figures:
             return choice_probe(chosen[0], slice_period(ref).label) if chosen else None
         title, period = computed.calculation.title, period_text(computed.calculation.period)
         return Probe(
-            probe_title=f"{title} (from the statements)",
+            probe_title=f"{title}{FROM_THE_STATEMENTS}",
             probe_question=f"What was {lower_first(title)} in {period}?",
         )
 

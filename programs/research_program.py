@@ -58,7 +58,7 @@ from retrieval.search.hybrid import Hit, HybridSearcher
 from retrieval.search.passages import DEFAULT_BUDGET
 from retrieval.store import GridCell, GridFilter
 from signatures.planner import ResearchPlan
-from signatures.probes import Probe
+from signatures.probes import FROM_THE_STATEMENTS, Probe
 
 
 def latest_slices(slices: Sequence[SliceRef]) -> frozenset[SliceRef]:
@@ -196,7 +196,7 @@ class ResearchProgram(dspy.Module):
             question,
             self._company_words(ref),
             also=self.probes.mandatory_angles,
-            computed=figure.probe_title.removesuffix(" (from the statements)") if figure else "",
+            computed=figure.probe_title.removesuffix(FROM_THE_STATEMENTS) if figure else "",
         )
         return dspy.Prediction(probes=[*probes, *added[:room]], error=pred.error)
 

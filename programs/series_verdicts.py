@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from calculator.phrases import RETURN_TO_PROFIT
 from programs.answer_form import opens_yes_no
 from programs.verdicts import Point, figure_direction, names_figure
 from textnorm.casing import lower_first
@@ -144,7 +145,7 @@ def sign_verdict(question: str, title: str, points: list[Point]) -> str | None:
 _TURNED_POSITIVE = re.compile(
     r"\b(?:turn(?:ed|s)?|become|became)\s+(?:positive|profitable)\b"
     r"|\b(?:turn(?:ed|s)?|make|made)\s+a\s+profit\b"
-    r"|\b(?:return(?:ed|s)?|back|swung|swing|swings)\s+to\s+(?:a\s+)?(?:net\s+)?profit(?:ability)?\b",
+    rf"|\b{RETURN_TO_PROFIT}\b",
     re.IGNORECASE,
 )
 

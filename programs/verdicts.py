@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from calculator.choice import FormulaChoice, choose_formula, single_item
 from calculator.concepts import CONCEPTS
 from calculator.definitions import METRICS_BY_NAME
-from calculator.phrases import LOSS_VERBS
+from calculator.phrases import LOSS_VERBS, RETURN_TO_PROFIT
 from calculator.wording import ACCELERATION, SPEEDS_UP
 from domain.period_patterns import without_periods
 from domain.periods import MIN_FY, Period, read_periods
@@ -418,8 +418,7 @@ _TURNED = (
 )
 _PROFITABLE = re.compile(
     r"\bprofitable\b|\b(?:make|made|turn|turned)\s+a\s+profit\b"
-    r"|\b(?:return(?:ed|s)?|back|swung|swing|swings)\s+to\s+(?:a\s+)?(?:net\s+)?profit(?:ability)?\b"
-    + _TURNED.format(sign="positive"),
+    rf"|\b{RETURN_TO_PROFIT}\b" + _TURNED.format(sign="positive"),
     re.IGNORECASE,
 )
 _LOSS_MAKING = re.compile(

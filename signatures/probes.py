@@ -13,6 +13,9 @@ from pydantic import BaseModel, Field
 
 MANDATORY_ANGLES_PLACEHOLDER = "MANDATORY_ANGLES: none"
 MANDATORY_ANGLES_ENV = "WISSEN_MANDATORY_ANGLES"
+#: The title suffix of a probe code answers from statement facts, with no model call: the
+#: research program reads the figure's title back from it.
+FROM_THE_STATEMENTS = " (from the statements)"
 
 
 class Probe(BaseModel):
